@@ -1,0 +1,562 @@
+// The Parquet file metadata structures (parquet-format's parquet.thrift,
+// 2.11 and later) as plain C++ structs, plus the codec that reads and writes
+// them in the Thrift compact protocol.
+//
+// Conventions:
+// - Field names follow parquet.thrift in snake_case; every struct carries a
+//   comment naming its Thrift counterpart when the names differ.
+// - A Thrift `required` field is a plain member. A Thrift `optional` scalar or
+//   struct is a std::optional. An optional *list* is a plain std::vector where
+//   "empty" means "absent" (an empty optional list carries no information and
+//   the encoder omits it), which saves a flag per list.
+// - Enumerations use include/parquetry/types.h. Values are stored exactly as
+//   read: an enum may hold a number newer than this code knows (a future
+//   encoding, say). The layer that interprets a value rejects unknown ones;
+//   the codec keeps them so that metadata round-trips unchanged.
+// - Thrift unions of empty structs (TimeUnit, ColumnOrder, the Bloom filter
+//   unions) are enums whose values are the union field ids; unions with data
+//   (LogicalType, EncryptionAlgorithm, ColumnCryptoMetaData) are std::variant.
+// - Every struct compares with a defaulted operator==.
+//
+// Decoding enforces parquetry::Limits (string, container, nesting and footer
+// sizes); every failure is a parquetry::Error naming the byte offset within
+// the decoded buffer.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "parquetry/limits.h"
+#include "parquetry/types.h"
+
+namespace parquetry {
+
+class Buffer;
+class RandomAccessSource;
+class Sink;
+
+// ---------------------------------------------------------------------------
+// Logical types (parquet.thrift `union LogicalType`)
+
+/// Thrift union TimeUnit {MILLIS, MICROS, NANOS}; the value is the union field id.
+enum class TimeUnit : int16_t { MILLIS = 1, MICROS = 2, NANOS = 3 };
+
+struct StringType {
+  bool operator==(const StringType&) const = default;
+};
+struct MapType {
+  bool operator==(const MapType&) const = default;
+};
+struct ListType {
+  bool operator==(const ListType&) const = default;
+};
+struct EnumType {
+  bool operator==(const EnumType&) const = default;
+};
+struct DecimalType {
+  int32_t scale = 0;
+  int32_t precision = 0;
+  bool operator==(const DecimalType&) const = default;
+};
+struct DateType {
+  bool operator==(const DateType&) const = default;
+};
+/// TimeType: isAdjustedToUTC + unit.
+struct TimeType {
+  bool is_adjusted_to_utc = false;
+  TimeUnit unit = TimeUnit::MILLIS;
+  bool operator==(const TimeType&) const = default;
+};
+/// TimestampType: isAdjustedToUTC + unit.
+struct TimestampType {
+  bool is_adjusted_to_utc = false;
+  TimeUnit unit = TimeUnit::MILLIS;
+  bool operator==(const TimestampType&) const = default;
+};
+/// IntType: bitWidth (8, 16, 32, 64) + isSigned.
+struct IntType {
+  int8_t bit_width = 0;
+  bool is_signed = true;
+  bool operator==(const IntType&) const = default;
+};
+/// NullType, the union member named UNKNOWN: a column whose values are all null.
+struct NullType {
+  bool operator==(const NullType&) const = default;
+};
+struct JsonType {
+  bool operator==(const JsonType&) const = default;
+};
+struct BsonType {
+  bool operator==(const BsonType&) const = default;
+};
+struct UuidType {
+  bool operator==(const UuidType&) const = default;
+};
+struct Float16Type {
+  bool operator==(const Float16Type&) const = default;
+};
+struct VariantType {
+  std::optional<int8_t> specification_version;
+  bool operator==(const VariantType&) const = default;
+};
+struct GeometryType {
+  std::optional<std::string> crs;
+  bool operator==(const GeometryType&) const = default;
+};
+/// parquet.thrift `enum EdgeInterpolationAlgorithm`.
+enum class EdgeInterpolationAlgorithm : int32_t {
+  SPHERICAL = 0,
+  VINCENTY = 1,
+  THOMAS = 2,
+  ANDOYER = 3,
+  KARNEY = 4
+};
+struct GeographyType {
+  std::optional<std::string> crs;
+  std::optional<EdgeInterpolationAlgorithm> algorithm;
+  bool operator==(const GeographyType&) const = default;
+};
+/// VectorType (union field 19, a fixed-size vector group).
+struct VectorType {
+  bool operator==(const VectorType&) const = default;
+};
+/// A LogicalType union member this version of parquetry does not know (a
+/// newer format revision). Readers must treat the column as if it had no
+/// logical type; the field id is kept so the metadata round-trips.
+struct UnrecognizedLogicalType {
+  int16_t field_id = 0;
+  bool operator==(const UnrecognizedLogicalType&) const = default;
+};
+
+/// parquet.thrift `union LogicalType`. Exactly one member is set; the
+/// comment gives the union field id.
+struct LogicalType {
+  using Value = std::variant<StringType,                // 1 STRING
+                             MapType,                   // 2 MAP
+                             ListType,                  // 3 LIST
+                             EnumType,                  // 4 ENUM
+                             DecimalType,               // 5 DECIMAL
+                             DateType,                  // 6 DATE
+                             TimeType,                  // 7 TIME
+                             TimestampType,             // 8 TIMESTAMP
+                             IntType,                   // 10 INTEGER
+                             NullType,                  // 11 UNKNOWN
+                             JsonType,                  // 12 JSON
+                             BsonType,                  // 13 BSON
+                             UuidType,                  // 14 UUID
+                             Float16Type,               // 15 FLOAT16
+                             VariantType,               // 16 VARIANT
+                             GeometryType,              // 17 GEOMETRY
+                             GeographyType,             // 18 GEOGRAPHY
+                             VectorType,                // 19 VECTOR
+                             UnrecognizedLogicalType>;  // any other id
+  Value value;
+
+  template <typename T>
+  bool is() const {
+    return std::holds_alternative<T>(value);
+  }
+  template <typename T>
+  const T* get_if() const {
+    return std::get_if<T>(&value);
+  }
+  /// The Thrift union field id of the member that is set.
+  int16_t field_id() const;
+  bool operator==(const LogicalType&) const = default;
+};
+
+// ---------------------------------------------------------------------------
+// Schema
+
+/// One node of the depth-first flattened schema tree.
+struct SchemaElement {
+  std::optional<Type> type;                            ///< set for leaves only
+  std::optional<int32_t> type_length;                  ///< FIXED_LEN_BYTE_ARRAY width
+  std::optional<FieldRepetitionType> repetition_type;  ///< unset for the root; 3 = VECTOR (newer format)
+  std::string name;
+  std::optional<int32_t> num_children;  ///< set for groups only
+  std::optional<ConvertedType> converted_type;
+  std::optional<int32_t> scale;
+  std::optional<int32_t> precision;
+  std::optional<int32_t> field_id;
+  std::optional<LogicalType> logical_type;  ///< Thrift `logicalType`
+  std::optional<int32_t> vector_length;     ///< for VECTOR repetition
+  bool operator==(const SchemaElement&) const = default;
+};
+
+// ---------------------------------------------------------------------------
+// Statistics
+
+/// Min/max and counts of a column chunk or page. Values are PLAIN-encoded
+/// (byte arrays without their length prefix).
+struct Statistics {
+  std::optional<std::string> max;  ///< deprecated, signed order
+  std::optional<std::string> min;  ///< deprecated, signed order
+  std::optional<int64_t> null_count;
+  std::optional<int64_t> distinct_count;
+  std::optional<std::string> max_value;
+  std::optional<std::string> min_value;
+  std::optional<bool> is_max_value_exact;
+  std::optional<bool> is_min_value_exact;
+  std::optional<int64_t> nan_count;  ///< field 9 (newer format)
+  bool operator==(const Statistics&) const = default;
+};
+
+/// Unencoded sizes and level histograms (empty list = absent).
+struct SizeStatistics {
+  std::optional<int64_t> unencoded_byte_array_data_bytes;
+  std::vector<int64_t> repetition_level_histogram;
+  std::vector<int64_t> definition_level_histogram;
+  bool operator==(const SizeStatistics&) const = default;
+};
+
+struct BoundingBox {
+  double xmin = 0;
+  double xmax = 0;
+  double ymin = 0;
+  double ymax = 0;
+  std::optional<double> zmin;
+  std::optional<double> zmax;
+  std::optional<double> mmin;
+  std::optional<double> mmax;
+  bool operator==(const BoundingBox&) const = default;
+};
+
+struct GeospatialStatistics {
+  std::optional<BoundingBox> bbox;
+  /// Geospatial type codes. Unlike other lists, "present and empty" means
+  /// "not known" here, so presence is kept.
+  std::optional<std::vector<int32_t>> geospatial_types;
+  bool operator==(const GeospatialStatistics&) const = default;
+};
+
+/// Count of pages of one type and encoding in a column chunk.
+struct PageEncodingStats {
+  PageType page_type = PageType::DATA_PAGE;
+  Encoding encoding = Encoding::PLAIN;
+  int32_t count = 0;
+  bool operator==(const PageEncodingStats&) const = default;
+};
+
+// ---------------------------------------------------------------------------
+// Pages
+
+struct DataPageHeader {
+  int32_t num_values = 0;
+  Encoding encoding = Encoding::PLAIN;
+  Encoding definition_level_encoding = Encoding::RLE;
+  Encoding repetition_level_encoding = Encoding::RLE;
+  std::optional<Statistics> statistics;
+  bool operator==(const DataPageHeader&) const = default;
+};
+
+/// Empty in the format ("TODO" there); kept for completeness.
+struct IndexPageHeader {
+  bool operator==(const IndexPageHeader&) const = default;
+};
+
+struct DictionaryPageHeader {
+  int32_t num_values = 0;
+  Encoding encoding = Encoding::PLAIN;
+  std::optional<bool> is_sorted;
+  bool operator==(const DictionaryPageHeader&) const = default;
+};
+
+struct DataPageHeaderV2 {
+  int32_t num_values = 0;
+  int32_t num_nulls = 0;
+  int32_t num_rows = 0;
+  Encoding encoding = Encoding::PLAIN;
+  int32_t definition_levels_byte_length = 0;
+  int32_t repetition_levels_byte_length = 0;
+  std::optional<bool> is_compressed;  ///< absent means true
+  std::optional<Statistics> statistics;
+  bool compressed() const { return is_compressed.value_or(true); }
+  bool operator==(const DataPageHeaderV2&) const = default;
+};
+
+struct PageHeader {
+  PageType type = PageType::DATA_PAGE;
+  int32_t uncompressed_page_size = 0;
+  int32_t compressed_page_size = 0;
+  std::optional<int32_t> crc;
+  std::optional<DataPageHeader> data_page_header;
+  std::optional<IndexPageHeader> index_page_header;
+  std::optional<DictionaryPageHeader> dictionary_page_header;
+  std::optional<DataPageHeaderV2> data_page_header_v2;
+  bool operator==(const PageHeader&) const = default;
+};
+
+// ---------------------------------------------------------------------------
+// Bloom filter header (unions of one empty member are enums of the field id)
+
+enum class BloomFilterAlgorithm : int16_t { BLOCK = 1 };
+enum class BloomFilterHash : int16_t { XXHASH = 1 };
+enum class BloomFilterCompression : int16_t { UNCOMPRESSED = 1 };
+
+struct BloomFilterHeader {
+  int32_t num_bytes = 0;  ///< Thrift `numBytes`: size of the bitset
+  BloomFilterAlgorithm algorithm = BloomFilterAlgorithm::BLOCK;
+  BloomFilterHash hash = BloomFilterHash::XXHASH;
+  BloomFilterCompression compression = BloomFilterCompression::UNCOMPRESSED;
+  bool operator==(const BloomFilterHeader&) const = default;
+};
+
+// ---------------------------------------------------------------------------
+// Encryption
+
+struct AesGcmV1 {
+  std::optional<std::string> aad_prefix;
+  std::optional<std::string> aad_file_unique;
+  std::optional<bool> supply_aad_prefix;
+  bool operator==(const AesGcmV1&) const = default;
+};
+struct AesGcmCtrV1 {
+  std::optional<std::string> aad_prefix;
+  std::optional<std::string> aad_file_unique;
+  std::optional<bool> supply_aad_prefix;
+  bool operator==(const AesGcmCtrV1&) const = default;
+};
+/// union EncryptionAlgorithm {1: AES_GCM_V1, 2: AES_GCM_CTR_V1}.
+struct EncryptionAlgorithm {
+  std::variant<AesGcmV1, AesGcmCtrV1> value;
+  bool operator==(const EncryptionAlgorithm&) const = default;
+};
+
+struct EncryptionWithFooterKey {
+  bool operator==(const EncryptionWithFooterKey&) const = default;
+};
+struct EncryptionWithColumnKey {
+  std::vector<std::string> path_in_schema;
+  std::optional<std::string> key_metadata;
+  bool operator==(const EncryptionWithColumnKey&) const = default;
+};
+/// union ColumnCryptoMetaData {1: ENCRYPTION_WITH_FOOTER_KEY, 2: ENCRYPTION_WITH_COLUMN_KEY}.
+struct ColumnCryptoMetaData {
+  std::variant<EncryptionWithFooterKey, EncryptionWithColumnKey> value;
+  bool operator==(const ColumnCryptoMetaData&) const = default;
+};
+
+/// The footer of a file whose footer is encrypted (tail magic "PARE").
+struct FileCryptoMetaData {
+  EncryptionAlgorithm encryption_algorithm;
+  std::optional<std::string> key_metadata;
+  bool operator==(const FileCryptoMetaData&) const = default;
+};
+
+// ---------------------------------------------------------------------------
+// Row groups and column chunks
+
+struct KeyValue {
+  std::string key;
+  std::optional<std::string> value;
+  bool operator==(const KeyValue&) const = default;
+};
+
+struct SortingColumn {
+  int32_t column_idx = 0;
+  bool descending = false;
+  bool nulls_first = false;
+  bool operator==(const SortingColumn&) const = default;
+};
+
+/// Where the encoded bytes of a field that decoding skipped (see
+/// MetadataOptions) lie within the buffer that was decoded. length == 0 means
+/// nothing was skipped. Decode them later with decode_statistics() etc. on
+/// `buffer.subspan(offset, length)`.
+struct SkippedBytes {
+  uint32_t offset = 0;
+  uint32_t length = 0;
+  bool operator==(const SkippedBytes&) const = default;
+};
+
+struct ColumnMetaData {
+  Type type = Type::BOOLEAN;
+  std::vector<Encoding> encodings;
+  std::vector<std::string> path_in_schema;
+  CompressionCodec codec = CompressionCodec::UNCOMPRESSED;
+  int64_t num_values = 0;
+  int64_t total_uncompressed_size = 0;
+  int64_t total_compressed_size = 0;
+  std::vector<KeyValue> key_value_metadata;
+  int64_t data_page_offset = 0;
+  std::optional<int64_t> index_page_offset;
+  std::optional<int64_t> dictionary_page_offset;
+  std::optional<Statistics> statistics;
+  std::vector<PageEncodingStats> encoding_stats;
+  std::optional<int64_t> bloom_filter_offset;
+  std::optional<int32_t> bloom_filter_length;
+  std::optional<SizeStatistics> size_statistics;
+  std::optional<GeospatialStatistics> geospatial_statistics;
+
+  /// Spans of fields skipped by MetadataOptions (zero when decoded).
+  SkippedBytes skipped_statistics;       ///< a Statistics struct
+  SkippedBytes skipped_encoding_stats;   ///< a list<PageEncodingStats>
+  SkippedBytes skipped_size_statistics;  ///< a SizeStatistics struct
+  bool operator==(const ColumnMetaData&) const = default;
+};
+
+struct ColumnChunk {
+  std::optional<std::string> file_path;
+  int64_t file_offset = 0;
+  std::optional<ColumnMetaData> meta_data;
+  std::optional<int64_t> offset_index_offset;
+  std::optional<int32_t> offset_index_length;
+  std::optional<int64_t> column_index_offset;
+  std::optional<int32_t> column_index_length;
+  std::optional<ColumnCryptoMetaData> crypto_metadata;
+  std::optional<std::string> encrypted_column_metadata;
+  bool operator==(const ColumnChunk&) const = default;
+};
+
+struct RowGroup {
+  std::vector<ColumnChunk> columns;
+  int64_t total_byte_size = 0;
+  int64_t num_rows = 0;
+  std::vector<SortingColumn> sorting_columns;
+  std::optional<int64_t> file_offset;
+  std::optional<int64_t> total_compressed_size;
+  std::optional<int16_t> ordinal;
+  bool operator==(const RowGroup&) const = default;
+};
+
+/// union ColumnOrder: TYPE_ORDER (TypeDefinedOrder), IEEE_754_TOTAL_ORDER
+/// (IEEE754TotalOrder), INT96_TIMESTAMP_ORDER (Int96TimestampOrder); the
+/// value is the union field id (others are kept as read: readers must then
+/// ignore min/max statistics of that column).
+enum class ColumnOrder : int16_t { TYPE_ORDER = 1, IEEE_754_TOTAL_ORDER = 2, INT96_TIMESTAMP_ORDER = 3 };
+
+struct FileMetaData {
+  int32_t version = 1;
+  std::vector<SchemaElement> schema;  ///< depth-first; [0] is the root
+  int64_t num_rows = 0;
+  std::vector<RowGroup> row_groups;
+  std::vector<KeyValue> key_value_metadata;
+  std::optional<std::string> created_by;
+  std::vector<ColumnOrder> column_orders;  ///< one per leaf, when present
+  std::optional<EncryptionAlgorithm> encryption_algorithm;
+  std::optional<std::string> footer_signing_key_metadata;
+  bool operator==(const FileMetaData&) const = default;
+};
+
+// ---------------------------------------------------------------------------
+// Page index
+
+struct PageLocation {
+  int64_t offset = 0;
+  int32_t compressed_page_size = 0;  ///< including the page header
+  int64_t first_row_index = 0;
+  bool operator==(const PageLocation&) const = default;
+};
+
+struct OffsetIndex {
+  std::vector<PageLocation> page_locations;
+  std::vector<int64_t> unencoded_byte_array_data_bytes;  ///< one per page when present
+  bool operator==(const OffsetIndex&) const = default;
+};
+
+struct ColumnIndex {
+  std::vector<bool> null_pages;
+  std::vector<std::string> min_values;
+  std::vector<std::string> max_values;
+  BoundaryOrder boundary_order = BoundaryOrder::UNORDERED;
+  std::vector<int64_t> null_counts;                  ///< empty = absent
+  std::vector<int64_t> repetition_level_histograms;  ///< pages x (max_rep + 1)
+  std::vector<int64_t> definition_level_histograms;  ///< pages x (max_def + 1)
+  std::vector<int64_t> nan_counts;                   ///< field 8 (newer format)
+  bool operator==(const ColumnIndex&) const = default;
+};
+
+// ---------------------------------------------------------------------------
+// Codec
+
+/// What decode_file_metadata() may leave undecoded to save time. Skipped
+/// fields stay unset; their byte spans are recorded in ColumnMetaData's
+/// skipped_* members so they can be decoded later.
+struct MetadataOptions {
+  bool skip_statistics = false;           ///< ColumnMetaData.statistics
+  bool skip_page_encoding_stats = false;  ///< ColumnMetaData.encoding_stats
+  bool skip_size_statistics = false;      ///< ColumnMetaData.size_statistics
+};
+
+/// Decodes a FileMetaData (the footer bytes, without length and magic).
+/// Rejects inputs larger than limits.max_footer_size.
+FileMetaData decode_file_metadata(std::span<const uint8_t> bytes, const Limits& limits = {},
+                                  const MetadataOptions& options = {});
+/// Decodes a PageHeader from the start of `bytes` (which may extend past the
+/// header); stores the header's encoded size in *consumed when non-null.
+PageHeader decode_page_header(std::span<const uint8_t> bytes, const Limits& limits = {},
+                              size_t* consumed = nullptr);
+ColumnIndex decode_column_index(std::span<const uint8_t> bytes, const Limits& limits = {});
+OffsetIndex decode_offset_index(std::span<const uint8_t> bytes, const Limits& limits = {});
+/// Decodes a BloomFilterHeader from the start of `bytes`; *consumed as above.
+BloomFilterHeader decode_bloom_filter_header(std::span<const uint8_t> bytes, const Limits& limits = {},
+                                             size_t* consumed = nullptr);
+FileCryptoMetaData decode_file_crypto_metadata(std::span<const uint8_t> bytes, const Limits& limits = {},
+                                               size_t* consumed = nullptr);
+/// Decode fields skipped by MetadataOptions from their SkippedBytes span.
+Statistics decode_statistics(std::span<const uint8_t> bytes, const Limits& limits = {});
+SizeStatistics decode_size_statistics(std::span<const uint8_t> bytes, const Limits& limits = {});
+/// `bytes` holds a whole Thrift list<PageEncodingStats> (header included).
+std::vector<PageEncodingStats> decode_page_encoding_stats(std::span<const uint8_t> bytes,
+                                                          const Limits& limits = {});
+
+/// Encoders append the compact-protocol bytes to `out`.
+void encode_file_metadata(const FileMetaData& metadata, Buffer& out);
+void encode_page_header(const PageHeader& header, Buffer& out);
+void encode_column_index(const ColumnIndex& index, Buffer& out);
+void encode_offset_index(const OffsetIndex& index, Buffer& out);
+void encode_bloom_filter_header(const BloomFilterHeader& header, Buffer& out);
+void encode_file_crypto_metadata(const FileCryptoMetaData& metadata, Buffer& out);
+void encode_statistics(const Statistics& statistics, Buffer& out);
+void encode_size_statistics(const SizeStatistics& statistics, Buffer& out);
+
+// ---------------------------------------------------------------------------
+// Footer I/O
+
+/// Bytes read speculatively from the end of a file to get the footer in one read.
+inline constexpr int64_t kFooterSpeculativeRead = 64 * 1024;
+
+/// Reads and decodes the footer of a Parquet file: checks the "PAR1" magic at
+/// both ends and the footer length, reading the last kFooterSpeculativeRead
+/// bytes first and the exact footer only when it is larger. A "PARE" tail
+/// (encrypted footer) raises kUnsupported.
+FileMetaData read_file_metadata(RandomAccessSource& source, const Limits& limits = {},
+                                const MetadataOptions& options = {});
+/// Appends the encoded footer, its 4-byte little-endian length and "PAR1".
+void write_file_metadata(const FileMetaData& metadata, Sink& sink);
+
+// ---------------------------------------------------------------------------
+// Page walking
+
+/// One page header of a column chunk and where it lies in the file.
+struct PageHeaderAt {
+  int64_t offset = 0;       ///< file offset of the page header
+  int64_t header_size = 0;  ///< encoded size of the header
+  PageHeader header;
+};
+
+/// Iterates the page headers of a column chunk in file order: starts at the
+/// dictionary page when dictionary_page_offset is valid (> 0 and before the
+/// first data page), else at data_page_offset, and stops after
+/// total_compressed_size bytes. Every offset and size is bounds-checked
+/// against the chunk and the source.
+class PageHeaderWalker {
+ public:
+  PageHeaderWalker(RandomAccessSource& source, const ColumnMetaData& column, const Limits& limits = {});
+  /// Reads the next page header; false when the chunk is exhausted.
+  bool next(PageHeaderAt& page);
+
+ private:
+  RandomAccessSource* source_;
+  Limits limits_;
+  int64_t position_ = 0;
+  int64_t end_ = 0;
+};
+
+}  // namespace parquetry
