@@ -53,7 +53,7 @@ enum class TypeId : uint8_t {
   kDictionary,  ///< int32 indices + a dictionary array of `dictionary_value` type
 };
 
-enum class TimeUnit : uint8_t { kSecond, kMilli, kMicro, kNano };
+enum class ArrowTimeUnit : uint8_t { kSecond, kMilli, kMicro, kNano };
 
 struct Field;
 
@@ -63,7 +63,7 @@ struct DataType {
   int32_t byte_width = 0;            ///< kFixedSizeBinary
   int32_t precision = 0;             ///< decimals
   int32_t scale = 0;                 ///< decimals
-  TimeUnit unit = TimeUnit::kMicro;  ///< time and timestamp
+  ArrowTimeUnit unit = ArrowTimeUnit::kMicro;  ///< time and timestamp
   std::string timezone;              ///< timestamp: "" = naive (not UTC-adjusted), else e.g. "UTC"
   bool keys_sorted = false;          ///< kMap
   /// kList/kLargeList: one item field; kStruct: the fields; kMap: one field "entries" (struct key, value).
@@ -87,8 +87,8 @@ struct DataType {
   static DataType make(TypeId id);
   static DataType fixed_size_binary(int32_t width);
   static DataType decimal(int32_t precision, int32_t scale);  ///< decimal128 up to 38 digits, else decimal256
-  static DataType time(TimeUnit unit);                        ///< time32 for s/ms, time64 for us/ns
-  static DataType timestamp(TimeUnit unit, std::string timezone);
+  static DataType time(ArrowTimeUnit unit);                        ///< time32 for s/ms, time64 for us/ns
+  static DataType timestamp(ArrowTimeUnit unit, std::string timezone);
   static DataType list(Field item);
   static DataType large_list(Field item);
   static DataType struct_(std::vector<Field> fields);

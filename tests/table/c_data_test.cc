@@ -140,14 +140,14 @@ class RepeatReader final : public BatchReader {
 
 TEST(ArrowFormatTest, FormatStrings) {
   EXPECT_EQ(arrow_format(DataType::make(TypeId::kInt64)), "l");
-  EXPECT_EQ(arrow_format(DataType::timestamp(TimeUnit::kMicro, "UTC")), "tsu:UTC");
-  EXPECT_EQ(arrow_format(DataType::timestamp(TimeUnit::kNano, "")), "tsn:");
+  EXPECT_EQ(arrow_format(DataType::timestamp(ArrowTimeUnit::kMicro, "UTC")), "tsu:UTC");
+  EXPECT_EQ(arrow_format(DataType::timestamp(ArrowTimeUnit::kNano, "")), "tsn:");
   EXPECT_EQ(arrow_format(DataType::decimal(10, 2)), "d:10,2");
   EXPECT_EQ(arrow_format(DataType::decimal(50, 3)), "d:50,3,256");
   EXPECT_EQ(arrow_format(DataType::fixed_size_binary(16)), "w:16");
-  EXPECT_EQ(arrow_format(DataType::time(TimeUnit::kMilli)), "ttm");
-  EXPECT_EQ(DataType::time(TimeUnit::kMilli).id, TypeId::kTime32);
-  EXPECT_EQ(DataType::time(TimeUnit::kNano).id, TypeId::kTime64);
+  EXPECT_EQ(arrow_format(DataType::time(ArrowTimeUnit::kMilli)), "ttm");
+  EXPECT_EQ(DataType::time(ArrowTimeUnit::kMilli).id, TypeId::kTime32);
+  EXPECT_EQ(DataType::time(ArrowTimeUnit::kNano).id, TypeId::kTime64);
 }
 
 TEST(ArrowSchemaTest, RoundTripsNestedSchemaWithMetadata) {
@@ -161,7 +161,7 @@ TEST(ArrowSchemaTest, RoundTripsNestedSchemaWithMetadata) {
   DataType uuid = DataType::fixed_size_binary(16);
   uuid.extension_name = "arrow.uuid";
   schema.fields.push_back(Field{"u", uuid, false, -1, {}});
-  schema.fields.push_back(Field{"ts", DataType::timestamp(TimeUnit::kMilli, "UTC"), true, -1, {}});
+  schema.fields.push_back(Field{"ts", DataType::timestamp(ArrowTimeUnit::kMilli, "UTC"), true, -1, {}});
   ArrowSchema c_schema{};
   export_schema(schema, &c_schema);
   EXPECT_STREQ(c_schema.format, "+s");

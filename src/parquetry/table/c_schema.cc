@@ -16,22 +16,22 @@ constexpr std::string_view kFieldIdKey = "PARQUET:field_id";
 constexpr std::string_view kExtensionKey = "ARROW:extension:name";
 constexpr std::string_view kExtensionMetadataKey = "ARROW:extension:metadata";
 
-char unit_char(TimeUnit unit) {
+char unit_char(ArrowTimeUnit unit) {
   switch (unit) {
-    case TimeUnit::kSecond: return 's';
-    case TimeUnit::kMilli: return 'm';
-    case TimeUnit::kMicro: return 'u';
-    case TimeUnit::kNano: return 'n';
+    case ArrowTimeUnit::kSecond: return 's';
+    case ArrowTimeUnit::kMilli: return 'm';
+    case ArrowTimeUnit::kMicro: return 'u';
+    case ArrowTimeUnit::kNano: return 'n';
   }
   return 'u';
 }
 
-TimeUnit parse_unit(char c, std::string_view format) {
+ArrowTimeUnit parse_unit(char c, std::string_view format) {
   switch (c) {
-    case 's': return TimeUnit::kSecond;
-    case 'm': return TimeUnit::kMilli;
-    case 'u': return TimeUnit::kMicro;
-    case 'n': return TimeUnit::kNano;
+    case 's': return ArrowTimeUnit::kSecond;
+    case 'm': return ArrowTimeUnit::kMilli;
+    case 'u': return ArrowTimeUnit::kMicro;
+    case 'n': return ArrowTimeUnit::kNano;
   }
   throw_invalid("unknown time unit in Arrow format '" + std::string(format) + "'");
 }

@@ -25,12 +25,12 @@ bool DataType::operator==(const DataType& other) const {
 
 namespace {
 
-const char* unit_name(TimeUnit unit) {
+const char* unit_name(ArrowTimeUnit unit) {
   switch (unit) {
-    case TimeUnit::kSecond: return "s";
-    case TimeUnit::kMilli: return "ms";
-    case TimeUnit::kMicro: return "us";
-    case TimeUnit::kNano: return "ns";
+    case ArrowTimeUnit::kSecond: return "s";
+    case ArrowTimeUnit::kMilli: return "ms";
+    case ArrowTimeUnit::kMicro: return "us";
+    case ArrowTimeUnit::kNano: return "ns";
   }
   return "?";
 }
@@ -163,14 +163,14 @@ DataType DataType::decimal(int32_t precision, int32_t scale) {
   return type;
 }
 
-DataType DataType::time(TimeUnit unit) {
+DataType DataType::time(ArrowTimeUnit unit) {
   DataType type =
-      make(unit == TimeUnit::kSecond || unit == TimeUnit::kMilli ? TypeId::kTime32 : TypeId::kTime64);
+      make(unit == ArrowTimeUnit::kSecond || unit == ArrowTimeUnit::kMilli ? TypeId::kTime32 : TypeId::kTime64);
   type.unit = unit;
   return type;
 }
 
-DataType DataType::timestamp(TimeUnit unit, std::string timezone) {
+DataType DataType::timestamp(ArrowTimeUnit unit, std::string timezone) {
   DataType type = make(TypeId::kTimestamp);
   type.unit = unit;
   type.timezone = std::move(timezone);
