@@ -21,7 +21,7 @@ std::string arrow_format(const DataType& type);
 /// Exports one field (name, type, nullability, field id and metadata).
 void export_field(const Field& field, ArrowSchema* out);
 /// Exports a schema as a struct field ("+s") whose children are the columns.
-void export_schema(const Schema& schema, ArrowSchema* out);
+void export_schema(const BatchSchema& schema, ArrowSchema* out);
 /// Exports one array without copying its buffers.
 void export_array(std::shared_ptr<ArrayData> array, ArrowArray* out);
 /// Exports a batch as a struct array whose children are the columns.
@@ -33,12 +33,12 @@ void export_stream(std::unique_ptr<BatchReader> reader, ArrowArrayStream* out);
 /// Imports (and releases) a field.
 Field import_field(ArrowSchema* schema);
 /// Imports (and releases) a struct schema.
-Schema import_schema(ArrowSchema* schema);
+BatchSchema import_schema(ArrowSchema* schema);
 /// Takes ownership of `array`; the returned data keeps the producer's buffers alive.
 /// Validates the layout (ArrayData::validate) before returning.
 std::shared_ptr<ArrayData> import_array(ArrowArray* array, const DataType& type);
 /// Imports a struct array as a batch of `schema`.
-RecordBatch import_batch(ArrowArray* array, std::shared_ptr<const Schema> schema);
+RecordBatch import_batch(ArrowArray* array, std::shared_ptr<const BatchSchema> schema);
 /// Takes ownership of a C stream.
 std::unique_ptr<BatchReader> import_stream(ArrowArrayStream* stream);
 

@@ -108,12 +108,12 @@ struct Field {
 };
 
 /// The columns of a batch.
-struct Schema {
+struct BatchSchema {
   std::vector<Field> fields;
   std::vector<std::pair<std::string, std::string>> metadata;
 
   int field_index(const std::string& name) const;  ///< -1 when absent
-  bool operator==(const Schema& other) const = default;
+  bool operator==(const BatchSchema& other) const = default;
 };
 
 /// A read-only view of bytes kept alive by `owner` (a parquetry::Buffer, an
@@ -163,7 +163,7 @@ struct ArrayData {
 
 /// A set of equal-length columns.
 struct RecordBatch {
-  std::shared_ptr<const Schema> schema;
+  std::shared_ptr<const BatchSchema> schema;
   std::vector<std::shared_ptr<ArrayData>> columns;
   int64_t num_rows = 0;
 };
@@ -172,7 +172,7 @@ struct RecordBatch {
 class BatchReader {
  public:
   virtual ~BatchReader() = default;
-  virtual std::shared_ptr<const Schema> schema() const = 0;
+  virtual std::shared_ptr<const BatchSchema> schema() const = 0;
   /// Fills `out` with the next batch; false at the end.
   virtual bool next(RecordBatch& out) = 0;
 };

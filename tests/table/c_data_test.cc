@@ -102,7 +102,7 @@ std::shared_ptr<ArrayData> dictionary_column(LiveCounter* counter) {
 }
 
 RecordBatch make_batch(LiveCounter* counter) {
-  auto schema = std::make_shared<Schema>();
+  auto schema = std::make_shared<BatchSchema>();
   RecordBatch batch;
   batch.columns = {int64_column(counter), string_column(counter), list_column(counter),
                    dictionary_column(counter)};
@@ -121,7 +121,7 @@ class RepeatReader final : public BatchReader {
  public:
   RepeatReader(RecordBatch batch, int count, bool fail_at_end)
       : batch_(std::move(batch)), remaining_(count), fail_at_end_(fail_at_end) {}
-  std::shared_ptr<const Schema> schema() const override { return batch_.schema; }
+  std::shared_ptr<const BatchSchema> schema() const override { return batch_.schema; }
   bool next(RecordBatch& out) override {
     if (remaining_ == 0) {
       if (fail_at_end_) throw_corrupt("page 3 is truncated");
@@ -151,7 +151,7 @@ TEST(ArrowFormatTest, FormatStrings) {
 }
 
 TEST(ArrowSchemaTest, RoundTripsNestedSchemaWithMetadata) {
-  Schema schema;
+  BatchSchema schema;
   schema.fields.push_back(Field{"m",
                                 DataType::map(Field{"key", DataType::make(TypeId::kString), false, -1, {}},
                                               Field{"value", DataType::decimal(9, 3), true, 7, {}}),
@@ -169,7 +169,7 @@ TEST(ArrowSchemaTest, RoundTripsNestedSchemaWithMetadata) {
   EXPECT_STREQ(c_schema.children[0]->format, "+m");
   EXPECT_STREQ(c_schema.children[1]->format, "w:16");
   EXPECT_EQ(c_schema.children[1]->flags & ARROW_FLAG_NULLABLE, 0);
-  Schema back = import_schema(&c_schema);
+  BatchSchema back = import_schema(&c_schema);
   EXPECT_EQ(c_schema.release, nullptr);
   EXPECT_EQ(back, schema);
 }

@@ -216,7 +216,7 @@ std::shared_ptr<ArrayData> import_array(ArrowArray* array, const DataType& type)
   return out;
 }
 
-RecordBatch import_batch(ArrowArray* array, std::shared_ptr<const Schema> schema) {
+RecordBatch import_batch(ArrowArray* array, std::shared_ptr<const BatchSchema> schema) {
   std::shared_ptr<ArrayData> root = import_array(array, DataType::struct_(schema->fields));
   RecordBatch batch;
   batch.schema = std::move(schema);

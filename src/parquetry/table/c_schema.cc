@@ -276,7 +276,7 @@ void export_field(const Field& field, ArrowSchema* out) {
   export_type(field.type, field.name, field.nullable, std::move(metadata), out);
 }
 
-void export_schema(const Schema& schema, ArrowSchema* out) {
+void export_schema(const BatchSchema& schema, ArrowSchema* out) {
   Field root{"", DataType::struct_(schema.fields), false, -1, schema.metadata};
   export_field(root, out);
 }
@@ -291,11 +291,11 @@ Field import_field(ArrowSchema* schema) {
   return import_field_no_release(schema);
 }
 
-Schema import_schema(ArrowSchema* schema) {
+BatchSchema import_schema(ArrowSchema* schema) {
   Field root = import_field(schema);
   if (root.type.id != TypeId::kStruct)
     throw_invalid("an imported schema must be a struct, got " + root.type.to_string());
-  Schema out;
+  BatchSchema out;
   out.fields = std::move(root.type.children);
   out.metadata = std::move(root.metadata);
   return out;

@@ -62,13 +62,13 @@ class ImportedStreamReader final : public BatchReader {
     stream->release = nullptr;
     ArrowSchema schema{};
     check(stream_.get_schema(&stream_, &schema));
-    schema_ = std::make_shared<const Schema>(import_schema(&schema));
+    schema_ = std::make_shared<const BatchSchema>(import_schema(&schema));
   }
   ~ImportedStreamReader() override {
     if (stream_.release != nullptr) stream_.release(&stream_);
   }
 
-  std::shared_ptr<const Schema> schema() const override { return schema_; }
+  std::shared_ptr<const BatchSchema> schema() const override { return schema_; }
 
   bool next(RecordBatch& out) override {
     ArrowArray array{};
@@ -88,7 +88,7 @@ class ImportedStreamReader final : public BatchReader {
   }
 
   ArrowArrayStream stream_;
-  std::shared_ptr<const Schema> schema_;
+  std::shared_ptr<const BatchSchema> schema_;
 };
 
 }  // namespace

@@ -210,7 +210,7 @@ DataType DataType::dictionary(DataType value_type) {
   return type;
 }
 
-int Schema::field_index(const std::string& name) const {
+int BatchSchema::field_index(const std::string& name) const {
   for (size_t i = 0; i < fields.size(); ++i) {
     if (fields[i].name == name) return int(i);
   }
