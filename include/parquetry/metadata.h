@@ -33,10 +33,10 @@
 
 #include "parquetry/limits.h"
 #include "parquetry/types.h"
+#include "parquetry/util/buffer.h"
 
 namespace parquetry {
 
-class Buffer;
 class RandomAccessSource;
 class Sink;
 
@@ -557,6 +557,7 @@ class PageHeaderWalker {
   Limits limits_;
   int64_t position_ = 0;
   int64_t end_ = 0;
+  Buffer scratch_;
 };
 
 }  // namespace parquetry
