@@ -132,11 +132,13 @@ PageHeaderWalker::PageHeaderWalker(RandomAccessSource& source, const ColumnMetaD
   int64_t start = column.data_page_offset;
   // Some writers store a bogus dictionary_page_offset (0, or one past the
   // data pages); only a value inside the file body before the first data
-  // page can be the dictionary.
+  // page can be the dictionary. Chunks without data pages may instead carry a
+  // bogus data_page_offset of 0 beside a real dictionary page.
   if (column.dictionary_page_offset && *column.dictionary_page_offset >= kMagicSize &&
-      *column.dictionary_page_offset < column.data_page_offset) {
+      (*column.dictionary_page_offset < column.data_page_offset || column.data_page_offset < kMagicSize)) {
     start = *column.dictionary_page_offset;
   }
+  if (column.total_compressed_size == 0) return;  // an empty chunk has no pages to walk
   const int64_t size = source.size();
   if (start < kMagicSize || start >= size || column.total_compressed_size < 0 ||
       column.total_compressed_size > size - start) {

@@ -63,61 +63,47 @@ constexpr uint32_t fields(std::initializer_list<int> ids) {
   return mask;
 }
 
-[[noreturn]] void wrong_type(CompactReader& r, const FieldHeader& h, const char* struct_name) {
-  r.fail(std::string(struct_name) + " field " + std::to_string(h.id) + " has unexpected wire type " +
-         std::to_string(h.type));
-}
-
-inline void expect(CompactReader& r, const FieldHeader& h, uint8_t type, const char* struct_name) {
-  if (h.type != type) [[unlikely]]
-    wrong_type(r, h, struct_name);
-}
-
-inline bool bool_field(CompactReader& r, const FieldHeader& h, const char* struct_name) {
-  if (h.type == ct::kTrue) return true;
-  if (h.type != ct::kFalse) [[unlikely]]
-    wrong_type(r, h, struct_name);
-  return false;
-}
+inline bool is_bool(const FieldHeader& h) { return h.type == ct::kTrue || h.type == ct::kFalse; }
 
 /// Reads a list (or set) header for a field whose elements must be `element`.
-inline ListHeader list_field(CompactReader& r, const FieldHeader& h, uint8_t element,
-                             const char* struct_name) {
-  if (h.type != ct::kList && h.type != ct::kSet) [[unlikely]]
-    wrong_type(r, h, struct_name);
-  ListHeader lh = r.read_list_header();
+/// Returns false, consuming nothing, when the field is not a list (the caller
+/// then skips it like an unknown field, as Thrift's own readers do). A list of
+/// the wrong element type is skipped here and reads as empty.
+inline bool list_field(CompactReader& r, const FieldHeader& h, uint8_t element, ListHeader& lh) {
+  if (h.type != ct::kList && h.type != ct::kSet) return false;
+  lh = r.read_list_header();
   if (lh.size != 0) {
     bool ok = lh.element_type == element ||
               (element == ct::kTrue && (lh.element_type == ct::kTrue || lh.element_type == ct::kFalse));
-    if (!ok) [[unlikely]]
-      r.fail(std::string(struct_name) + " field " + std::to_string(h.id) + " has unexpected element type " +
-             std::to_string(lh.element_type));
+    if (!ok) [[unlikely]] {
+      r.enter();
+      for (uint32_t i = 0; i < lh.size; ++i) r.skip(lh.element_type, true);
+      r.leave();
+      lh.size = 0;
+    }
   }
-  return lh;
+  return true;
 }
 
-template <typename E>
-inline E enum_field(CompactReader& r, const FieldHeader& h, const char* struct_name) {
-  expect(r, h, ct::kI32, struct_name);
-  return static_cast<E>(r.read_i32());
-}
-
-inline void i64_list(CompactReader& r, const FieldHeader& h, std::vector<int64_t>& out, const char* name) {
-  ListHeader lh = list_field(r, h, ct::kI64, name);
+inline bool i64_list(CompactReader& r, const FieldHeader& h, std::vector<int64_t>& out) {
+  ListHeader lh;
+  if (!list_field(r, h, ct::kI64, lh)) return false;
   out.clear();
   out.reserve(lh.size);
   for (uint32_t i = 0; i < lh.size; ++i) out.push_back(r.read_i64());
+  return true;
 }
 
-inline void string_list(CompactReader& r, const FieldHeader& h, std::vector<std::string>& out,
-                        const char* name) {
-  ListHeader lh = list_field(r, h, ct::kBinary, name);
+inline bool string_list(CompactReader& r, const FieldHeader& h, std::vector<std::string>& out) {
+  ListHeader lh;
+  if (!list_field(r, h, ct::kBinary, lh)) return false;
   out.clear();
   out.reserve(lh.size);
   for (uint32_t i = 0; i < lh.size; ++i) {
     std::string_view v = r.read_binary();
     out.emplace_back(v.data(), v.size());
   }
+  return true;
 }
 
 /// Bounds a reservation by what the remaining input could hold, so a
@@ -144,37 +130,42 @@ inline void read_struct(CompactReader& r, OnField&& on_field) {
 // Struct decoders
 
 void read_statistics(CompactReader& r, Statistics& s) {
-  constexpr const char* kName = "Statistics";
   read_struct(r, [&](const FieldHeader& h) {
     switch (h.id) {
       case 1:
-        expect(r, h, ct::kBinary, kName);
+        if (h.type != ct::kBinary) return false;
         r.read_string(s.max.emplace());
         return true;
       case 2:
-        expect(r, h, ct::kBinary, kName);
+        if (h.type != ct::kBinary) return false;
         r.read_string(s.min.emplace());
         return true;
       case 3:
-        expect(r, h, ct::kI64, kName);
+        if (h.type != ct::kI64) return false;
         s.null_count = r.read_i64();
         return true;
       case 4:
-        expect(r, h, ct::kI64, kName);
+        if (h.type != ct::kI64) return false;
         s.distinct_count = r.read_i64();
         return true;
       case 5:
-        expect(r, h, ct::kBinary, kName);
+        if (h.type != ct::kBinary) return false;
         r.read_string(s.max_value.emplace());
         return true;
       case 6:
-        expect(r, h, ct::kBinary, kName);
+        if (h.type != ct::kBinary) return false;
         r.read_string(s.min_value.emplace());
         return true;
-      case 7: s.is_max_value_exact = bool_field(r, h, kName); return true;
-      case 8: s.is_min_value_exact = bool_field(r, h, kName); return true;
+      case 7:
+        if (!is_bool(h)) return false;
+        s.is_max_value_exact = h.type == ct::kTrue;
+        return true;
+      case 8:
+        if (!is_bool(h)) return false;
+        s.is_min_value_exact = h.type == ct::kTrue;
+        return true;
       case 9:
-        expect(r, h, ct::kI64, kName);
+        if (h.type != ct::kI64) return false;
         s.nan_count = r.read_i64();
         return true;
       default: return false;
@@ -183,15 +174,18 @@ void read_statistics(CompactReader& r, Statistics& s) {
 }
 
 void read_size_statistics(CompactReader& r, SizeStatistics& s) {
-  constexpr const char* kName = "SizeStatistics";
   read_struct(r, [&](const FieldHeader& h) {
     switch (h.id) {
       case 1:
-        expect(r, h, ct::kI64, kName);
+        if (h.type != ct::kI64) return false;
         s.unencoded_byte_array_data_bytes = r.read_i64();
         return true;
-      case 2: i64_list(r, h, s.repetition_level_histogram, kName); return true;
-      case 3: i64_list(r, h, s.definition_level_histogram, kName); return true;
+      case 2:
+        if (!i64_list(r, h, s.repetition_level_histogram)) return false;
+        return true;
+      case 3:
+        if (!i64_list(r, h, s.definition_level_histogram)) return false;
+        return true;
       default: return false;
     }
   });
@@ -202,7 +196,7 @@ void read_bounding_box(CompactReader& r, BoundingBox& b) {
   Seen seen;
   read_struct(r, [&](const FieldHeader& h) {
     if (h.id < 1 || h.id > 8) return false;
-    expect(r, h, ct::kDouble, kName);
+    if (h.type != ct::kDouble) return false;
     double v = r.read_double();
     seen.mark(h.id);
     switch (h.id) {
@@ -221,15 +215,15 @@ void read_bounding_box(CompactReader& r, BoundingBox& b) {
 }
 
 void read_geospatial_statistics(CompactReader& r, GeospatialStatistics& g) {
-  constexpr const char* kName = "GeospatialStatistics";
   read_struct(r, [&](const FieldHeader& h) {
     switch (h.id) {
       case 1:
-        expect(r, h, ct::kStruct, kName);
+        if (h.type != ct::kStruct) return false;
         read_bounding_box(r, g.bbox.emplace());
         return true;
       case 2: {
-        ListHeader lh = list_field(r, h, ct::kI32, kName);
+        ListHeader lh;
+        if (!list_field(r, h, ct::kI32, lh)) return false;
         auto& types = g.geospatial_types.emplace();
         types.reserve(lh.size);
         for (uint32_t i = 0; i < lh.size; ++i) types.push_back(r.read_i32());
@@ -245,10 +239,16 @@ void read_page_encoding_stats(CompactReader& r, PageEncodingStats& s) {
   Seen seen;
   read_struct(r, [&](const FieldHeader& h) {
     switch (h.id) {
-      case 1: s.page_type = enum_field<PageType>(r, h, kName); break;
-      case 2: s.encoding = enum_field<Encoding>(r, h, kName); break;
+      case 1:
+        if (h.type != ct::kI32) return false;
+        s.page_type = static_cast<PageType>(r.read_i32());
+        break;
+      case 2:
+        if (h.type != ct::kI32) return false;
+        s.encoding = static_cast<Encoding>(r.read_i32());
+        break;
       case 3:
-        expect(r, h, ct::kI32, kName);
+        if (h.type != ct::kI32) return false;
         s.count = r.read_i32();
         break;
       default: return false;
@@ -259,12 +259,14 @@ void read_page_encoding_stats(CompactReader& r, PageEncodingStats& s) {
   seen.require(r, fields({1, 2, 3}), kName);
 }
 
-void read_page_encoding_stats_list(CompactReader& r, const FieldHeader& h,
+bool read_page_encoding_stats_list(CompactReader& r, const FieldHeader& h,
                                    std::vector<PageEncodingStats>& out) {
-  ListHeader lh = list_field(r, h, ct::kStruct, "ColumnMetaData");
+  ListHeader lh;
+  if (!list_field(r, h, ct::kStruct, lh)) return false;
   out.clear();
   out.reserve(reservation(r, lh.size, 7));
   for (uint32_t i = 0; i < lh.size; ++i) read_page_encoding_stats(r, out.emplace_back());
+  return true;
 }
 
 void read_key_value(CompactReader& r, KeyValue& kv) {
@@ -273,11 +275,11 @@ void read_key_value(CompactReader& r, KeyValue& kv) {
   read_struct(r, [&](const FieldHeader& h) {
     switch (h.id) {
       case 1:
-        expect(r, h, ct::kBinary, kName);
+        if (h.type != ct::kBinary) return false;
         r.read_string(kv.key);
         break;
       case 2:
-        expect(r, h, ct::kBinary, kName);
+        if (h.type != ct::kBinary) return false;
         r.read_string(kv.value.emplace());
         break;
       default: return false;
@@ -288,18 +290,20 @@ void read_key_value(CompactReader& r, KeyValue& kv) {
   seen.require(r, fields({1}), kName);
 }
 
-void read_key_values(CompactReader& r, const FieldHeader& h, std::vector<KeyValue>& out, const char* name) {
-  ListHeader lh = list_field(r, h, ct::kStruct, name);
+bool read_key_values(CompactReader& r, const FieldHeader& h, std::vector<KeyValue>& out) {
+  ListHeader lh;
+  if (!list_field(r, h, ct::kStruct, lh)) return false;
   out.clear();
   out.reserve(reservation(r, lh.size, 3));
   for (uint32_t i = 0; i < lh.size; ++i) read_key_value(r, out.emplace_back());
+  return true;
 }
 
 /// Unions whose members are all empty structs: returns the member's field id.
 int16_t read_empty_union(CompactReader& r, const char* name) {
   int16_t member = 0;
   read_struct(r, [&](const FieldHeader& h) {
-    expect(r, h, ct::kStruct, name);
+    if (h.type != ct::kStruct) return false;
     r.skip_struct();
     member = h.id;
     return true;
@@ -313,9 +317,12 @@ void read_time_like(CompactReader& r, T& t, const char* name) {
   Seen seen;
   read_struct(r, [&](const FieldHeader& h) {
     switch (h.id) {
-      case 1: t.is_adjusted_to_utc = bool_field(r, h, name); break;
+      case 1:
+        if (!is_bool(h)) return false;
+        t.is_adjusted_to_utc = h.type == ct::kTrue;
+        break;
       case 2:
-        expect(r, h, ct::kStruct, name);
+        if (h.type != ct::kStruct) return false;
         t.unit = static_cast<TimeUnit>(read_empty_union(r, "TimeUnit"));
         break;
       default: return false;
@@ -327,10 +334,9 @@ void read_time_like(CompactReader& r, T& t, const char* name) {
 }
 
 void read_logical_type(CompactReader& r, LogicalType& out) {
-  constexpr const char* kName = "LogicalType";
   bool any = false;
   read_struct(r, [&](const FieldHeader& h) {
-    expect(r, h, ct::kStruct, kName);
+    if (h.type != ct::kStruct) return false;
     any = true;
     switch (h.id) {
       case 1:
@@ -355,11 +361,11 @@ void read_logical_type(CompactReader& r, LogicalType& out) {
         read_struct(r, [&](const FieldHeader& f) {
           switch (f.id) {
             case 1:
-              expect(r, f, ct::kI32, "DecimalType");
+              if (f.type != ct::kI32) return false;
               d.scale = r.read_i32();
               break;
             case 2:
-              expect(r, f, ct::kI32, "DecimalType");
+              if (f.type != ct::kI32) return false;
               d.precision = r.read_i32();
               break;
             default: return false;
@@ -383,10 +389,13 @@ void read_logical_type(CompactReader& r, LogicalType& out) {
         read_struct(r, [&](const FieldHeader& f) {
           switch (f.id) {
             case 1:
-              expect(r, f, ct::kByte, "IntType");
+              if (f.type != ct::kByte) return false;
               t.bit_width = r.read_byte();
               break;
-            case 2: t.is_signed = bool_field(r, f, "IntType"); break;
+            case 2:
+              if (!is_bool(f)) return false;
+              t.is_signed = f.type == ct::kTrue;
+              break;
             default: return false;
           }
           seen.mark(f.id);
@@ -420,7 +429,7 @@ void read_logical_type(CompactReader& r, LogicalType& out) {
         VariantType v;
         read_struct(r, [&](const FieldHeader& f) {
           if (f.id != 1) return false;
-          expect(r, f, ct::kByte, "VariantType");
+          if (f.type != ct::kByte) return false;
           v.specification_version = r.read_byte();
           return true;
         });
@@ -431,7 +440,7 @@ void read_logical_type(CompactReader& r, LogicalType& out) {
         GeometryType g;
         read_struct(r, [&](const FieldHeader& f) {
           if (f.id != 1) return false;
-          expect(r, f, ct::kBinary, "GeometryType");
+          if (f.type != ct::kBinary) return false;
           r.read_string(g.crs.emplace());
           return true;
         });
@@ -443,10 +452,13 @@ void read_logical_type(CompactReader& r, LogicalType& out) {
         read_struct(r, [&](const FieldHeader& f) {
           switch (f.id) {
             case 1:
-              expect(r, f, ct::kBinary, "GeographyType");
+              if (f.type != ct::kBinary) return false;
               r.read_string(g.crs.emplace());
               return true;
-            case 2: g.algorithm = enum_field<EdgeInterpolationAlgorithm>(r, f, "GeographyType"); return true;
+            case 2:
+              if (f.type != ct::kI32) return false;
+              g.algorithm = static_cast<EdgeInterpolationAlgorithm>(r.read_i32());
+              return true;
             default: return false;
           }
         });
@@ -471,39 +483,48 @@ void read_schema_element(CompactReader& r, SchemaElement& e) {
   Seen seen;
   read_struct(r, [&](const FieldHeader& h) {
     switch (h.id) {
-      case 1: e.type = enum_field<Type>(r, h, kName); break;
+      case 1:
+        if (h.type != ct::kI32) return false;
+        e.type = static_cast<Type>(r.read_i32());
+        break;
       case 2:
-        expect(r, h, ct::kI32, kName);
+        if (h.type != ct::kI32) return false;
         e.type_length = r.read_i32();
         break;
-      case 3: e.repetition_type = enum_field<FieldRepetitionType>(r, h, kName); break;
+      case 3:
+        if (h.type != ct::kI32) return false;
+        e.repetition_type = static_cast<FieldRepetitionType>(r.read_i32());
+        break;
       case 4:
-        expect(r, h, ct::kBinary, kName);
+        if (h.type != ct::kBinary) return false;
         r.read_string(e.name);
         break;
       case 5:
-        expect(r, h, ct::kI32, kName);
+        if (h.type != ct::kI32) return false;
         e.num_children = r.read_i32();
         break;
-      case 6: e.converted_type = enum_field<ConvertedType>(r, h, kName); break;
+      case 6:
+        if (h.type != ct::kI32) return false;
+        e.converted_type = static_cast<ConvertedType>(r.read_i32());
+        break;
       case 7:
-        expect(r, h, ct::kI32, kName);
+        if (h.type != ct::kI32) return false;
         e.scale = r.read_i32();
         break;
       case 8:
-        expect(r, h, ct::kI32, kName);
+        if (h.type != ct::kI32) return false;
         e.precision = r.read_i32();
         break;
       case 9:
-        expect(r, h, ct::kI32, kName);
+        if (h.type != ct::kI32) return false;
         e.field_id = r.read_i32();
         break;
       case 10:
-        expect(r, h, ct::kStruct, kName);
+        if (h.type != ct::kStruct) return false;
         read_logical_type(r, e.logical_type.emplace());
         break;
       case 11:
-        expect(r, h, ct::kI32, kName);
+        if (h.type != ct::kI32) return false;
         e.vector_length = r.read_i32();
         break;
       default: return false;
@@ -520,14 +541,23 @@ void read_data_page_header(CompactReader& r, DataPageHeader& d) {
   read_struct(r, [&](const FieldHeader& h) {
     switch (h.id) {
       case 1:
-        expect(r, h, ct::kI32, kName);
+        if (h.type != ct::kI32) return false;
         d.num_values = r.read_i32();
         break;
-      case 2: d.encoding = enum_field<Encoding>(r, h, kName); break;
-      case 3: d.definition_level_encoding = enum_field<Encoding>(r, h, kName); break;
-      case 4: d.repetition_level_encoding = enum_field<Encoding>(r, h, kName); break;
+      case 2:
+        if (h.type != ct::kI32) return false;
+        d.encoding = static_cast<Encoding>(r.read_i32());
+        break;
+      case 3:
+        if (h.type != ct::kI32) return false;
+        d.definition_level_encoding = static_cast<Encoding>(r.read_i32());
+        break;
+      case 4:
+        if (h.type != ct::kI32) return false;
+        d.repetition_level_encoding = static_cast<Encoding>(r.read_i32());
+        break;
       case 5:
-        expect(r, h, ct::kStruct, kName);
+        if (h.type != ct::kStruct) return false;
         read_statistics(r, d.statistics.emplace());
         break;
       default: return false;
@@ -544,11 +574,17 @@ void read_dictionary_page_header(CompactReader& r, DictionaryPageHeader& d) {
   read_struct(r, [&](const FieldHeader& h) {
     switch (h.id) {
       case 1:
-        expect(r, h, ct::kI32, kName);
+        if (h.type != ct::kI32) return false;
         d.num_values = r.read_i32();
         break;
-      case 2: d.encoding = enum_field<Encoding>(r, h, kName); break;
-      case 3: d.is_sorted = bool_field(r, h, kName); break;
+      case 2:
+        if (h.type != ct::kI32) return false;
+        d.encoding = static_cast<Encoding>(r.read_i32());
+        break;
+      case 3:
+        if (!is_bool(h)) return false;
+        d.is_sorted = h.type == ct::kTrue;
+        break;
       default: return false;
     }
     seen.mark(h.id);
@@ -563,29 +599,35 @@ void read_data_page_header_v2(CompactReader& r, DataPageHeaderV2& d) {
   read_struct(r, [&](const FieldHeader& h) {
     switch (h.id) {
       case 1:
-        expect(r, h, ct::kI32, kName);
+        if (h.type != ct::kI32) return false;
         d.num_values = r.read_i32();
         break;
       case 2:
-        expect(r, h, ct::kI32, kName);
+        if (h.type != ct::kI32) return false;
         d.num_nulls = r.read_i32();
         break;
       case 3:
-        expect(r, h, ct::kI32, kName);
+        if (h.type != ct::kI32) return false;
         d.num_rows = r.read_i32();
         break;
-      case 4: d.encoding = enum_field<Encoding>(r, h, kName); break;
+      case 4:
+        if (h.type != ct::kI32) return false;
+        d.encoding = static_cast<Encoding>(r.read_i32());
+        break;
       case 5:
-        expect(r, h, ct::kI32, kName);
+        if (h.type != ct::kI32) return false;
         d.definition_levels_byte_length = r.read_i32();
         break;
       case 6:
-        expect(r, h, ct::kI32, kName);
+        if (h.type != ct::kI32) return false;
         d.repetition_levels_byte_length = r.read_i32();
         break;
-      case 7: d.is_compressed = bool_field(r, h, kName); break;
+      case 7:
+        if (!is_bool(h)) return false;
+        d.is_compressed = h.type == ct::kTrue;
+        break;
       case 8:
-        expect(r, h, ct::kStruct, kName);
+        if (h.type != ct::kStruct) return false;
         read_statistics(r, d.statistics.emplace());
         break;
       default: return false;
@@ -601,34 +643,37 @@ void read_page_header(CompactReader& r, PageHeader& p) {
   Seen seen;
   read_struct(r, [&](const FieldHeader& h) {
     switch (h.id) {
-      case 1: p.type = enum_field<PageType>(r, h, kName); break;
+      case 1:
+        if (h.type != ct::kI32) return false;
+        p.type = static_cast<PageType>(r.read_i32());
+        break;
       case 2:
-        expect(r, h, ct::kI32, kName);
+        if (h.type != ct::kI32) return false;
         p.uncompressed_page_size = r.read_i32();
         break;
       case 3:
-        expect(r, h, ct::kI32, kName);
+        if (h.type != ct::kI32) return false;
         p.compressed_page_size = r.read_i32();
         break;
       case 4:
-        expect(r, h, ct::kI32, kName);
+        if (h.type != ct::kI32) return false;
         p.crc = r.read_i32();
         break;
       case 5:
-        expect(r, h, ct::kStruct, kName);
+        if (h.type != ct::kStruct) return false;
         read_data_page_header(r, p.data_page_header.emplace());
         break;
       case 6:
-        expect(r, h, ct::kStruct, kName);
+        if (h.type != ct::kStruct) return false;
         r.skip_struct();
         p.index_page_header.emplace();
         break;
       case 7:
-        expect(r, h, ct::kStruct, kName);
+        if (h.type != ct::kStruct) return false;
         read_dictionary_page_header(r, p.dictionary_page_header.emplace());
         break;
       case 8:
-        expect(r, h, ct::kStruct, kName);
+        if (h.type != ct::kStruct) return false;
         read_data_page_header_v2(r, p.data_page_header_v2.emplace());
         break;
       default: return false;
@@ -652,43 +697,54 @@ void read_column_metadata(CompactReader& r, ColumnMetaData& c, const MetadataOpt
   Seen seen;
   read_struct(r, [&](const FieldHeader& h) {
     switch (h.id) {
-      case 1: c.type = enum_field<Type>(r, h, kName); break;
+      case 1:
+        if (h.type != ct::kI32) return false;
+        c.type = static_cast<Type>(r.read_i32());
+        break;
       case 2: {
-        ListHeader lh = list_field(r, h, ct::kI32, kName);
+        ListHeader lh;
+        if (!list_field(r, h, ct::kI32, lh)) return false;
         c.encodings.clear();
         c.encodings.reserve(lh.size);
         for (uint32_t i = 0; i < lh.size; ++i) c.encodings.push_back(static_cast<Encoding>(r.read_i32()));
         break;
       }
-      case 3: string_list(r, h, c.path_in_schema, kName); break;
-      case 4: c.codec = enum_field<CompressionCodec>(r, h, kName); break;
+      case 3:
+        if (!string_list(r, h, c.path_in_schema)) return false;
+        break;
+      case 4:
+        if (h.type != ct::kI32) return false;
+        c.codec = static_cast<CompressionCodec>(r.read_i32());
+        break;
       case 5:
-        expect(r, h, ct::kI64, kName);
+        if (h.type != ct::kI64) return false;
         c.num_values = r.read_i64();
         break;
       case 6:
-        expect(r, h, ct::kI64, kName);
+        if (h.type != ct::kI64) return false;
         c.total_uncompressed_size = r.read_i64();
         break;
       case 7:
-        expect(r, h, ct::kI64, kName);
+        if (h.type != ct::kI64) return false;
         c.total_compressed_size = r.read_i64();
         break;
-      case 8: read_key_values(r, h, c.key_value_metadata, kName); break;
+      case 8:
+        if (!read_key_values(r, h, c.key_value_metadata)) return false;
+        break;
       case 9:
-        expect(r, h, ct::kI64, kName);
+        if (h.type != ct::kI64) return false;
         c.data_page_offset = r.read_i64();
         break;
       case 10:
-        expect(r, h, ct::kI64, kName);
+        if (h.type != ct::kI64) return false;
         c.index_page_offset = r.read_i64();
         break;
       case 11:
-        expect(r, h, ct::kI64, kName);
+        if (h.type != ct::kI64) return false;
         c.dictionary_page_offset = r.read_i64();
         break;
       case 12:
-        expect(r, h, ct::kStruct, kName);
+        if (h.type != ct::kStruct) return false;
         if (options.skip_statistics) {
           c.skipped_statistics = skip_and_record(r, [&] { r.skip_struct(); });
         } else {
@@ -697,22 +753,22 @@ void read_column_metadata(CompactReader& r, ColumnMetaData& c, const MetadataOpt
         break;
       case 13:
         if (options.skip_page_encoding_stats) {
-          if (h.type != ct::kList && h.type != ct::kSet) wrong_type(r, h, kName);
+          if (h.type != ct::kList && h.type != ct::kSet) return false;
           c.skipped_encoding_stats = skip_and_record(r, [&] { r.skip(h.type); });
         } else {
-          read_page_encoding_stats_list(r, h, c.encoding_stats);
+          if (!read_page_encoding_stats_list(r, h, c.encoding_stats)) return false;
         }
         break;
       case 14:
-        expect(r, h, ct::kI64, kName);
+        if (h.type != ct::kI64) return false;
         c.bloom_filter_offset = r.read_i64();
         break;
       case 15:
-        expect(r, h, ct::kI32, kName);
+        if (h.type != ct::kI32) return false;
         c.bloom_filter_length = r.read_i32();
         break;
       case 16:
-        expect(r, h, ct::kStruct, kName);
+        if (h.type != ct::kStruct) return false;
         if (options.skip_size_statistics) {
           c.skipped_size_statistics = skip_and_record(r, [&] { r.skip_struct(); });
         } else {
@@ -720,7 +776,7 @@ void read_column_metadata(CompactReader& r, ColumnMetaData& c, const MetadataOpt
         }
         break;
       case 17:
-        expect(r, h, ct::kStruct, kName);
+        if (h.type != ct::kStruct) return false;
         read_geospatial_statistics(r, c.geospatial_statistics.emplace());
         break;
       default: return false;
@@ -732,22 +788,23 @@ void read_column_metadata(CompactReader& r, ColumnMetaData& c, const MetadataOpt
 }
 
 void read_column_crypto_metadata(CompactReader& r, ColumnCryptoMetaData& out) {
-  constexpr const char* kName = "ColumnCryptoMetaData";
   bool any = false;
   read_struct(r, [&](const FieldHeader& h) {
     if (h.id == 1) {
-      expect(r, h, ct::kStruct, kName);
+      if (h.type != ct::kStruct) return false;
       r.skip_struct();
       out.value = EncryptionWithFooterKey{};
     } else if (h.id == 2) {
-      expect(r, h, ct::kStruct, kName);
+      if (h.type != ct::kStruct) return false;
       auto& key = out.value.emplace<EncryptionWithColumnKey>();
       Seen seen;
       read_struct(r, [&](const FieldHeader& f) {
         switch (f.id) {
-          case 1: string_list(r, f, key.path_in_schema, "EncryptionWithColumnKey"); break;
+          case 1:
+            if (!string_list(r, f, key.path_in_schema)) return false;
+            break;
           case 2:
-            expect(r, f, ct::kBinary, "EncryptionWithColumnKey");
+            if (f.type != ct::kBinary) return false;
             r.read_string(key.key_metadata.emplace());
             break;
           default: return false;
@@ -771,39 +828,39 @@ void read_column_chunk(CompactReader& r, ColumnChunk& c, const MetadataOptions& 
   read_struct(r, [&](const FieldHeader& h) {
     switch (h.id) {
       case 1:
-        expect(r, h, ct::kBinary, kName);
+        if (h.type != ct::kBinary) return false;
         r.read_string(c.file_path.emplace());
         break;
       case 2:
-        expect(r, h, ct::kI64, kName);
+        if (h.type != ct::kI64) return false;
         c.file_offset = r.read_i64();
         break;
       case 3:
-        expect(r, h, ct::kStruct, kName);
+        if (h.type != ct::kStruct) return false;
         read_column_metadata(r, c.meta_data.emplace(), options);
         break;
       case 4:
-        expect(r, h, ct::kI64, kName);
+        if (h.type != ct::kI64) return false;
         c.offset_index_offset = r.read_i64();
         break;
       case 5:
-        expect(r, h, ct::kI32, kName);
+        if (h.type != ct::kI32) return false;
         c.offset_index_length = r.read_i32();
         break;
       case 6:
-        expect(r, h, ct::kI64, kName);
+        if (h.type != ct::kI64) return false;
         c.column_index_offset = r.read_i64();
         break;
       case 7:
-        expect(r, h, ct::kI32, kName);
+        if (h.type != ct::kI32) return false;
         c.column_index_length = r.read_i32();
         break;
       case 8:
-        expect(r, h, ct::kStruct, kName);
+        if (h.type != ct::kStruct) return false;
         read_column_crypto_metadata(r, c.crypto_metadata.emplace());
         break;
       case 9:
-        expect(r, h, ct::kBinary, kName);
+        if (h.type != ct::kBinary) return false;
         r.read_string(c.encrypted_column_metadata.emplace());
         break;
       default: return false;
@@ -820,11 +877,17 @@ void read_sorting_column(CompactReader& r, SortingColumn& s) {
   read_struct(r, [&](const FieldHeader& h) {
     switch (h.id) {
       case 1:
-        expect(r, h, ct::kI32, kName);
+        if (h.type != ct::kI32) return false;
         s.column_idx = r.read_i32();
         break;
-      case 2: s.descending = bool_field(r, h, kName); break;
-      case 3: s.nulls_first = bool_field(r, h, kName); break;
+      case 2:
+        if (!is_bool(h)) return false;
+        s.descending = h.type == ct::kTrue;
+        break;
+      case 3:
+        if (!is_bool(h)) return false;
+        s.nulls_first = h.type == ct::kTrue;
+        break;
       default: return false;
     }
     seen.mark(h.id);
@@ -839,37 +902,39 @@ void read_row_group(CompactReader& r, RowGroup& g, const MetadataOptions& option
   read_struct(r, [&](const FieldHeader& h) {
     switch (h.id) {
       case 1: {
-        ListHeader lh = list_field(r, h, ct::kStruct, kName);
+        ListHeader lh;
+        if (!list_field(r, h, ct::kStruct, lh)) return false;
         g.columns.clear();
         g.columns.reserve(reservation(r, lh.size, 3));
         for (uint32_t i = 0; i < lh.size; ++i) read_column_chunk(r, g.columns.emplace_back(), options);
         break;
       }
       case 2:
-        expect(r, h, ct::kI64, kName);
+        if (h.type != ct::kI64) return false;
         g.total_byte_size = r.read_i64();
         break;
       case 3:
-        expect(r, h, ct::kI64, kName);
+        if (h.type != ct::kI64) return false;
         g.num_rows = r.read_i64();
         break;
       case 4: {
-        ListHeader lh = list_field(r, h, ct::kStruct, kName);
+        ListHeader lh;
+        if (!list_field(r, h, ct::kStruct, lh)) return false;
         g.sorting_columns.clear();
         g.sorting_columns.reserve(reservation(r, lh.size, 4));
         for (uint32_t i = 0; i < lh.size; ++i) read_sorting_column(r, g.sorting_columns.emplace_back());
         break;
       }
       case 5:
-        expect(r, h, ct::kI64, kName);
+        if (h.type != ct::kI64) return false;
         g.file_offset = r.read_i64();
         break;
       case 6:
-        expect(r, h, ct::kI64, kName);
+        if (h.type != ct::kI64) return false;
         g.total_compressed_size = r.read_i64();
         break;
       case 7:
-        expect(r, h, ct::kI16, kName);
+        if (h.type != ct::kI16) return false;
         g.ordinal = r.read_i16();
         break;
       default: return false;
@@ -885,28 +950,30 @@ void read_aes(CompactReader& r, Aes& a, const char* name) {
   read_struct(r, [&](const FieldHeader& h) {
     switch (h.id) {
       case 1:
-        expect(r, h, ct::kBinary, name);
+        if (h.type != ct::kBinary) return false;
         r.read_string(a.aad_prefix.emplace());
         return true;
       case 2:
-        expect(r, h, ct::kBinary, name);
+        if (h.type != ct::kBinary) return false;
         r.read_string(a.aad_file_unique.emplace());
         return true;
-      case 3: a.supply_aad_prefix = bool_field(r, h, name); return true;
+      case 3:
+        if (!is_bool(h)) return false;
+        a.supply_aad_prefix = h.type == ct::kTrue;
+        return true;
       default: return false;
     }
   });
 }
 
 void read_encryption_algorithm(CompactReader& r, EncryptionAlgorithm& out) {
-  constexpr const char* kName = "EncryptionAlgorithm";
   bool any = false;
   read_struct(r, [&](const FieldHeader& h) {
     if (h.id == 1) {
-      expect(r, h, ct::kStruct, kName);
+      if (h.type != ct::kStruct) return false;
       read_aes(r, out.value.emplace<AesGcmV1>(), "AesGcmV1");
     } else if (h.id == 2) {
-      expect(r, h, ct::kStruct, kName);
+      if (h.type != ct::kStruct) return false;
       read_aes(r, out.value.emplace<AesGcmCtrV1>(), "AesGcmCtrV1");
     } else {
       return false;
@@ -923,34 +990,39 @@ void read_file_metadata(CompactReader& r, FileMetaData& m, const MetadataOptions
   read_struct(r, [&](const FieldHeader& h) {
     switch (h.id) {
       case 1:
-        expect(r, h, ct::kI32, kName);
+        if (h.type != ct::kI32) return false;
         m.version = r.read_i32();
         break;
       case 2: {
-        ListHeader lh = list_field(r, h, ct::kStruct, kName);
+        ListHeader lh;
+        if (!list_field(r, h, ct::kStruct, lh)) return false;
         m.schema.clear();
         m.schema.reserve(reservation(r, lh.size, 3));
         for (uint32_t i = 0; i < lh.size; ++i) read_schema_element(r, m.schema.emplace_back());
         break;
       }
       case 3:
-        expect(r, h, ct::kI64, kName);
+        if (h.type != ct::kI64) return false;
         m.num_rows = r.read_i64();
         break;
       case 4: {
-        ListHeader lh = list_field(r, h, ct::kStruct, kName);
+        ListHeader lh;
+        if (!list_field(r, h, ct::kStruct, lh)) return false;
         m.row_groups.clear();
         m.row_groups.reserve(reservation(r, lh.size, 7));
         for (uint32_t i = 0; i < lh.size; ++i) read_row_group(r, m.row_groups.emplace_back(), options);
         break;
       }
-      case 5: read_key_values(r, h, m.key_value_metadata, kName); break;
+      case 5:
+        if (!read_key_values(r, h, m.key_value_metadata)) return false;
+        break;
       case 6:
-        expect(r, h, ct::kBinary, kName);
+        if (h.type != ct::kBinary) return false;
         r.read_string(m.created_by.emplace());
         break;
       case 7: {
-        ListHeader lh = list_field(r, h, ct::kStruct, kName);
+        ListHeader lh;
+        if (!list_field(r, h, ct::kStruct, lh)) return false;
         m.column_orders.clear();
         m.column_orders.reserve(lh.size);
         for (uint32_t i = 0; i < lh.size; ++i) {
@@ -959,11 +1031,11 @@ void read_file_metadata(CompactReader& r, FileMetaData& m, const MetadataOptions
         break;
       }
       case 8:
-        expect(r, h, ct::kStruct, kName);
+        if (h.type != ct::kStruct) return false;
         read_encryption_algorithm(r, m.encryption_algorithm.emplace());
         break;
       case 9:
-        expect(r, h, ct::kBinary, kName);
+        if (h.type != ct::kBinary) return false;
         r.read_string(m.footer_signing_key_metadata.emplace());
         break;
       default: return false;
@@ -980,19 +1052,35 @@ void read_column_index(CompactReader& r, ColumnIndex& c) {
   read_struct(r, [&](const FieldHeader& h) {
     switch (h.id) {
       case 1: {
-        ListHeader lh = list_field(r, h, ct::kTrue, kName);
+        ListHeader lh;
+        if (!list_field(r, h, ct::kTrue, lh)) return false;
         c.null_pages.clear();
         c.null_pages.reserve(lh.size);
         for (uint32_t i = 0; i < lh.size; ++i) c.null_pages.push_back(r.read_bool_element());
         break;
       }
-      case 2: string_list(r, h, c.min_values, kName); break;
-      case 3: string_list(r, h, c.max_values, kName); break;
-      case 4: c.boundary_order = enum_field<BoundaryOrder>(r, h, kName); break;
-      case 5: i64_list(r, h, c.null_counts, kName); break;
-      case 6: i64_list(r, h, c.repetition_level_histograms, kName); break;
-      case 7: i64_list(r, h, c.definition_level_histograms, kName); break;
-      case 8: i64_list(r, h, c.nan_counts, kName); break;
+      case 2:
+        if (!string_list(r, h, c.min_values)) return false;
+        break;
+      case 3:
+        if (!string_list(r, h, c.max_values)) return false;
+        break;
+      case 4:
+        if (h.type != ct::kI32) return false;
+        c.boundary_order = static_cast<BoundaryOrder>(r.read_i32());
+        break;
+      case 5:
+        if (!i64_list(r, h, c.null_counts)) return false;
+        break;
+      case 6:
+        if (!i64_list(r, h, c.repetition_level_histograms)) return false;
+        break;
+      case 7:
+        if (!i64_list(r, h, c.definition_level_histograms)) return false;
+        break;
+      case 8:
+        if (!i64_list(r, h, c.nan_counts)) return false;
+        break;
       default: return false;
     }
     seen.mark(h.id);
@@ -1007,15 +1095,15 @@ void read_page_location(CompactReader& r, PageLocation& p) {
   read_struct(r, [&](const FieldHeader& h) {
     switch (h.id) {
       case 1:
-        expect(r, h, ct::kI64, kName);
+        if (h.type != ct::kI64) return false;
         p.offset = r.read_i64();
         break;
       case 2:
-        expect(r, h, ct::kI32, kName);
+        if (h.type != ct::kI32) return false;
         p.compressed_page_size = r.read_i32();
         break;
       case 3:
-        expect(r, h, ct::kI64, kName);
+        if (h.type != ct::kI64) return false;
         p.first_row_index = r.read_i64();
         break;
       default: return false;
@@ -1032,13 +1120,16 @@ void read_offset_index(CompactReader& r, OffsetIndex& o) {
   read_struct(r, [&](const FieldHeader& h) {
     switch (h.id) {
       case 1: {
-        ListHeader lh = list_field(r, h, ct::kStruct, kName);
+        ListHeader lh;
+        if (!list_field(r, h, ct::kStruct, lh)) return false;
         o.page_locations.clear();
         o.page_locations.reserve(reservation(r, lh.size, 7));
         for (uint32_t i = 0; i < lh.size; ++i) read_page_location(r, o.page_locations.emplace_back());
         break;
       }
-      case 2: i64_list(r, h, o.unencoded_byte_array_data_bytes, kName); break;
+      case 2:
+        if (!i64_list(r, h, o.unencoded_byte_array_data_bytes)) return false;
+        break;
       default: return false;
     }
     seen.mark(h.id);
@@ -1053,19 +1144,19 @@ void read_bloom_filter_header(CompactReader& r, BloomFilterHeader& b) {
   read_struct(r, [&](const FieldHeader& h) {
     switch (h.id) {
       case 1:
-        expect(r, h, ct::kI32, kName);
+        if (h.type != ct::kI32) return false;
         b.num_bytes = r.read_i32();
         break;
       case 2:
-        expect(r, h, ct::kStruct, kName);
+        if (h.type != ct::kStruct) return false;
         b.algorithm = static_cast<BloomFilterAlgorithm>(read_empty_union(r, "BloomFilterAlgorithm"));
         break;
       case 3:
-        expect(r, h, ct::kStruct, kName);
+        if (h.type != ct::kStruct) return false;
         b.hash = static_cast<BloomFilterHash>(read_empty_union(r, "BloomFilterHash"));
         break;
       case 4:
-        expect(r, h, ct::kStruct, kName);
+        if (h.type != ct::kStruct) return false;
         b.compression = static_cast<BloomFilterCompression>(read_empty_union(r, "BloomFilterCompression"));
         break;
       default: return false;
@@ -1082,11 +1173,11 @@ void read_file_crypto_metadata(CompactReader& r, FileCryptoMetaData& f) {
   read_struct(r, [&](const FieldHeader& h) {
     switch (h.id) {
       case 1:
-        expect(r, h, ct::kStruct, kName);
+        if (h.type != ct::kStruct) return false;
         read_encryption_algorithm(r, f.encryption_algorithm);
         break;
       case 2:
-        expect(r, h, ct::kBinary, kName);
+        if (h.type != ct::kBinary) return false;
         r.read_string(f.key_metadata.emplace());
         break;
       default: return false;
