@@ -585,11 +585,11 @@ TEST(Lz4Hadoop, FramesThatDoNotFillThePageAreCorrupt) {
   EXPECT_EQ(error_code_of([&] { codec->decompress(lying, out); }), ErrorCode::kCorrupt);
 }
 
-TEST(Lz4Hadoop, WritesHadoopFramingIn64KiBBlocks) {
-  Bytes data = double_bytes(150'000);
+TEST(Lz4Hadoop, WritesHadoopFramingIn128KiBBlocks) {
+  Bytes data = double_bytes(300'000);
   auto codec = make_codec(CompressionCodec::LZ4);
   Bytes packed = compress(*codec, data);
-  // Walk the frames by hand: 65536 + 65536 + 18928 bytes.
+  // Walk the frames by hand: 131072 + 131072 + 37856 bytes.
   size_t pos = 0, total = 0;
   std::vector<uint32_t> sizes;
   while (pos < packed.size()) {
@@ -606,7 +606,7 @@ TEST(Lz4Hadoop, WritesHadoopFramingIn64KiBBlocks) {
     total += raw_size;
     pos += 8 + packed_size;
   }
-  EXPECT_EQ(sizes, (std::vector<uint32_t>{65536, 65536, 18928}));
+  EXPECT_EQ(sizes, (std::vector<uint32_t>{131072, 131072, 37856}));
   EXPECT_EQ(total, data.size());
 }
 
