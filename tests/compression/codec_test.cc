@@ -8,8 +8,10 @@
 #include <zstd.h>
 
 #include <cstring>
+#include <functional>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "parquetry/error.h"
@@ -251,6 +253,20 @@ TEST(CodecSupport, CacheReturnsTheSameCodecEachTime) {
   EXPECT_EQ(&thread_codec(CompressionCodec::GZIP), &thread_codec(CompressionCodec::GZIP));
 }
 
+TEST(CodecSupport, EachThreadHasItsOwnCodecs) {
+  Codec* mine = &thread_codec(CompressionCodec::ZSTD);
+  Codec* theirs = nullptr;
+  Bytes data = repetitive_bytes(10'000);
+  Bytes theirs_result;
+  std::thread worker([&] {
+    theirs = &thread_codec(CompressionCodec::ZSTD);
+    theirs_result = compress(*theirs, data);
+  });
+  worker.join();
+  EXPECT_NE(mine, theirs);
+  EXPECT_EQ(decompress(*mine, theirs_result, data.size()), data);
+}
+
 // --- empty pages -----------------------------------------------------------
 
 TEST(CodecEmpty, EmptyBodyWithZeroSizeNeedsNoLibrary) {
@@ -370,6 +386,30 @@ TEST(CodecHostile, GarbageInputIsCorrupt) {
       Bytes out(1000 + seed);
       EXPECT_EQ(error_code_of([&] { codec->decompress(garbage, out); }), ErrorCode::kCorrupt) << seed;
     }
+  }
+}
+
+TEST(CodecHostile, BytesWhereNothingWasDeclaredAreCorrupt) {
+  for (CompressionCodec kind : kAllCodecs) {
+    SCOPED_TRACE(name_of(kind));
+    auto codec = make_codec(kind);
+    for (Bytes junk : {Bytes{0xff}, Bytes{0x01, 0x02, 0x03}, random_bytes(40, 5)}) {
+      std::span<uint8_t> nothing;
+      EXPECT_EQ(error_code_of([&] { codec->decompress(junk, nothing); }), ErrorCode::kCorrupt);
+    }
+  }
+}
+
+TEST(CodecHostile, SnappyLengthPrefixIsCheckedBeforeDecoding) {
+  // Varint 0xffffffff: a 4 GiB claim in a 6-byte stream.
+  Bytes stream = {0xff, 0xff, 0xff, 0xff, 0x0f, 0x00};
+  Bytes out(100);
+  try {
+    make_codec(CompressionCodec::SNAPPY)->decompress(stream, out);
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kCorrupt);
+    EXPECT_EQ(e.message(), "SNAPPY: page decompresses to 4294967295 bytes but its header declares 100");
   }
 }
 
