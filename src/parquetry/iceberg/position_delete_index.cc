@@ -1,0 +1,416 @@
+// PositionDeleteIndex: 64-bit positions as 32-bit CRoaring bitmaps keyed by
+// the high 32 bits, with the portable 64-bit serialization done here (the C++
+// Roaring64Map of CRoaring 0.2.66 has an unchecked readSafe and no addRange).
+#include <roaring/roaring.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <string>
+
+#include "parquetry/error.h"
+#include "parquetry/iceberg.h"
+#include "parquetry/iceberg/roaring_format.h"
+#include "parquetry/util/bit_util.h"
+
+namespace parquetry::iceberg {
+namespace {
+
+constexpr uint32_t high_key(int64_t pos) { return uint32_t(uint64_t(pos) >> 32); }
+constexpr uint32_t low_bits(int64_t pos) { return uint32_t(uint64_t(pos)); }
+constexpr int64_t make_position(uint32_t key, uint32_t low) { return int64_t((uint64_t(key) << 32) | low); }
+
+[[noreturn]] void throw_bad_position(int64_t pos) {
+  throw_invalid("iceberg: delete position " + std::to_string(pos) + " is outside [0, " +
+                std::to_string(kMaxDeletePosition) + "]");
+}
+
+void check_position(int64_t pos) {
+  if (uint64_t(pos) > uint64_t(kMaxDeletePosition)) throw_bad_position(pos);
+}
+
+roaring_bitmap_t* new_bitmap() {
+  roaring_bitmap_t* bitmap = roaring_bitmap_create();
+  if (bitmap == nullptr) throw std::bad_alloc();
+  return bitmap;
+}
+
+// Adds the low 32 bits of positions that share one high key. Runs of at least
+// kMinRange consecutive positions (the usual shape of deletes from a MERGE or
+// DELETE over a range) become one range insertion; the rest go through
+// roaring_bitmap_add_many in chunks.
+void add_low_run(roaring_bitmap_t* bitmap, const int64_t* pos, size_t count) {
+  constexpr size_t kMinRange = 16;
+  constexpr size_t kChunk = 1024;
+  uint32_t chunk[kChunk];
+  size_t fill = 0;
+  size_t i = 0;
+  while (i < count) {
+    size_t start = i;
+    while (i + 1 < count && pos[i + 1] == pos[i] + 1) ++i;
+    size_t run = i - start + 1;
+    if (run >= kMinRange) {
+      roaring_bitmap_add_range_closed(bitmap, low_bits(pos[start]), low_bits(pos[i]));
+    } else {
+      for (size_t k = start; k <= i; ++k) {
+        if (fill == kChunk) {
+          roaring_bitmap_add_many(bitmap, fill, chunk);
+          fill = 0;
+        }
+        chunk[fill++] = low_bits(pos[k]);
+      }
+    }
+    ++i;
+  }
+  if (fill != 0) roaring_bitmap_add_many(bitmap, fill, chunk);
+}
+
+}  // namespace
+
+PositionDeleteIndex::~PositionDeleteIndex() { clear(); }
+
+void PositionDeleteIndex::clear() {
+  Entry* e = entries();
+  for (uint32_t i = 0; i < size_; ++i) roaring_bitmap_free(e[i].bitmap);
+  size_ = 0;
+  heap_.reset();
+  capacity_ = 1;
+  inline_entry_ = Entry{};
+}
+
+PositionDeleteIndex::PositionDeleteIndex(const PositionDeleteIndex& other) {
+  for (uint32_t i = 0; i < other.size_; ++i) {
+    const Entry& src = other.entries()[i];
+    // bitmap_for appends: other's keys are ascending.
+    roaring_bitmap_or_inplace(bitmap_for(src.key), src.bitmap);
+  }
+}
+
+PositionDeleteIndex& PositionDeleteIndex::operator=(const PositionDeleteIndex& other) {
+  if (this != &other) {
+    PositionDeleteIndex copy(other);
+    *this = std::move(copy);
+  }
+  return *this;
+}
+
+PositionDeleteIndex::PositionDeleteIndex(PositionDeleteIndex&& other) noexcept
+    : inline_entry_(other.inline_entry_),
+      heap_(std::move(other.heap_)),
+      size_(other.size_),
+      capacity_(other.capacity_) {
+  other.inline_entry_ = Entry{};
+  other.size_ = 0;
+  other.capacity_ = 1;
+}
+
+PositionDeleteIndex& PositionDeleteIndex::operator=(PositionDeleteIndex&& other) noexcept {
+  if (this != &other) {
+    clear();
+    inline_entry_ = other.inline_entry_;
+    heap_ = std::move(other.heap_);
+    size_ = other.size_;
+    capacity_ = other.capacity_;
+    other.inline_entry_ = Entry{};
+    other.size_ = 0;
+    other.capacity_ = 1;
+  }
+  return *this;
+}
+
+const PositionDeleteIndex::Entry* PositionDeleteIndex::find(uint32_t key) const {
+  const Entry* e = entries();
+  if (size_ == 1) return e[0].key == key ? e : nullptr;  // the common case
+  const Entry* it = std::lower_bound(e, e + size_, key, [](const Entry& a, uint32_t k) { return a.key < k; });
+  return (it != e + size_ && it->key == key) ? it : nullptr;
+}
+
+roaring_bitmap_s* PositionDeleteIndex::bitmap_for(uint32_t key) {
+  Entry* e = entries();
+  if (size_ != 0 && e[size_ - 1].key == key) return e[size_ - 1].bitmap;  // sorted input
+  Entry* it = std::lower_bound(e, e + size_, key, [](const Entry& a, uint32_t k) { return a.key < k; });
+  if (it != e + size_ && it->key == key) return it->bitmap;
+  size_t at = size_t(it - e);
+  if (size_ == capacity_) {
+    uint32_t new_capacity = capacity_ * 2;
+    auto grown = std::make_unique<Entry[]>(new_capacity);
+    std::copy(e, e + size_, grown.get());
+    heap_ = std::move(grown);
+    capacity_ = new_capacity;
+    inline_entry_ = Entry{};
+    e = heap_.get();
+  }
+  roaring_bitmap_t* bitmap = new_bitmap();
+  std::copy_backward(e + at, e + size_, e + size_ + 1);
+  e[at] = Entry{key, bitmap};
+  ++size_;
+  return bitmap;
+}
+
+void PositionDeleteIndex::add(int64_t pos) {
+  check_position(pos);
+  roaring_bitmap_add(bitmap_for(high_key(pos)), low_bits(pos));
+}
+
+void PositionDeleteIndex::add_range(int64_t begin, int64_t end) {
+  if (begin >= end) return;
+  check_position(begin);
+  check_position(end - 1);
+  int64_t last = end - 1;
+  while (begin <= last) {
+    uint32_t key = high_key(begin);
+    int64_t key_last = std::min(last, make_position(key, 0xFFFFFFFFu));
+    roaring_bitmap_add_range_closed(bitmap_for(key), low_bits(begin), low_bits(key_last));
+    begin = key_last + 1;
+  }
+}
+
+void PositionDeleteIndex::add_many(std::span<const int64_t> positions) {
+  const int64_t* pos = positions.data();
+  size_t n = positions.size();
+  // Validate first (a branch-free max over the batch; negatives become huge
+  // as unsigned) so that an error leaves the index unchanged.
+  uint64_t largest = 0;
+  for (size_t i = 0; i < n; ++i) largest = std::max(largest, uint64_t(pos[i]));
+  if (largest > uint64_t(kMaxDeletePosition)) {
+    for (size_t i = 0; i < n; ++i) check_position(pos[i]);
+  }
+  size_t i = 0;
+  while (i < n) {
+    uint32_t key = high_key(pos[i]);
+    size_t j = i + 1;
+    while (j < n && high_key(pos[j]) == key) ++j;
+    add_low_run(bitmap_for(key), pos + i, j - i);
+    i = j;
+  }
+}
+
+void PositionDeleteIndex::merge(const PositionDeleteIndex& other) {
+  if (&other == this) return;
+  for (uint32_t i = 0; i < other.size_; ++i) {
+    const Entry& src = other.entries()[i];
+    roaring_bitmap_or_inplace(bitmap_for(src.key), src.bitmap);
+  }
+}
+
+bool PositionDeleteIndex::contains(int64_t pos) const {
+  if (uint64_t(pos) > uint64_t(kMaxDeletePosition)) return false;
+  const Entry* e = find(high_key(pos));
+  return e != nullptr && roaring_bitmap_contains(e->bitmap, low_bits(pos));
+}
+
+int64_t PositionDeleteIndex::cardinality() const {
+  int64_t total = 0;
+  const Entry* e = entries();
+  for (uint32_t i = 0; i < size_; ++i) total += int64_t(roaring_bitmap_get_cardinality(e[i].bitmap));
+  return total;
+}
+
+bool PositionDeleteIndex::empty() const { return size_ == 0; }
+
+int64_t PositionDeleteIndex::count_range(int64_t begin, int64_t end) const {
+  begin = std::max<int64_t>(begin, 0);
+  end = std::min<int64_t>(end, kMaxDeletePosition + 1);
+  if (begin >= end) return 0;
+  int64_t total = 0;
+  const Entry* e = entries();
+  for (uint32_t i = 0; i < size_; ++i) {
+    int64_t key_first = make_position(e[i].key, 0);
+    int64_t key_end = key_first + (int64_t(1) << 32);
+    int64_t lo = std::max(begin, key_first);
+    int64_t hi = std::min(end, key_end);
+    if (lo >= hi) continue;
+    total += int64_t(
+        roaring_bitmap_range_cardinality(e[i].bitmap, uint64_t(lo - key_first), uint64_t(hi - key_first)));
+  }
+  return total;
+}
+
+int64_t PositionDeleteIndex::min() const {
+  if (size_ == 0) return -1;
+  const Entry& first = entries()[0];
+  return make_position(first.key, roaring_bitmap_minimum(first.bitmap));
+}
+
+int64_t PositionDeleteIndex::max() const {
+  if (size_ == 0) return -1;
+  const Entry& last = entries()[size_ - 1];
+  return make_position(last.key, roaring_bitmap_maximum(last.bitmap));
+}
+
+bool PositionDeleteIndex::run_optimize() {
+  bool changed = false;
+  Entry* e = entries();
+  for (uint32_t i = 0; i < size_; ++i) changed |= roaring_bitmap_run_optimize(e[i].bitmap);
+  return changed;
+}
+
+void PositionDeleteIndex::deleted_bitmap(int64_t first_row, int64_t num_rows, uint8_t* bits) const {
+  if (num_rows <= 0) return;
+  std::memset(bits, 0, size_t(bits::bytes_for_bits(num_rows)));
+  if (first_row > kMaxDeletePosition || size_ == 0) return;
+  PositionCursor cursor(*this, std::max<int64_t>(first_row, 0), first_row + num_rows);
+  int64_t chunk[1024];
+  for (size_t n; (n = cursor.next(chunk)) != 0;) {
+    for (size_t i = 0; i < n; ++i) bits::set_bit(bits, chunk[i] - first_row);
+  }
+}
+
+size_t PositionDeleteIndex::portable_size() const {
+  size_t total = 8;
+  const Entry* e = entries();
+  for (uint32_t i = 0; i < size_; ++i) total += 4 + roaring_bitmap_portable_size_in_bytes(e[i].bitmap);
+  return total;
+}
+
+size_t PositionDeleteIndex::serialize_portable(uint8_t* out) const {
+  uint8_t* p = out;
+  bits::store<uint64_t>(p, size_);
+  p += 8;
+  const Entry* e = entries();
+  for (uint32_t i = 0; i < size_; ++i) {
+    bits::store<uint32_t>(p, e[i].key);
+    p += 4;
+    p += roaring_bitmap_portable_serialize(e[i].bitmap, reinterpret_cast<char*>(p));
+  }
+  return size_t(p - out);
+}
+
+std::vector<uint8_t> PositionDeleteIndex::serialize_portable() const {
+  std::vector<uint8_t> out(portable_size());
+  size_t written = serialize_portable(out.data());
+  if (written != out.size())
+    throw Error(ErrorCode::kInternal, "iceberg: roaring serialization size mismatch");
+  return out;
+}
+
+PositionDeleteIndex PositionDeleteIndex::deserialize_portable(std::span<const uint8_t> bytes) {
+  const uint8_t* data = bytes.data();
+  const size_t size = bytes.size();
+  if (size < 8) {
+    throw_corrupt("iceberg: roaring bitmap truncated: " + std::to_string(size) +
+                  " bytes, the 8-byte bitmap count alone needs 8");
+  }
+  uint64_t count = bits::load<uint64_t>(data);
+  // Each bitmap needs at least a 4-byte key and an 8-byte empty bitmap, so the
+  // count is bounded by the input size before anything is allocated.
+  if (count > (size - 8) / 12) {
+    throw_corrupt("iceberg: roaring bitmap count " + std::to_string(count) + " cannot fit in " +
+                      std::to_string(size) + " bytes",
+                  0);
+  }
+  PositionDeleteIndex index;
+  size_t offset = 8;
+  int64_t last_key = -1;
+  for (uint64_t i = 0; i < count; ++i) {
+    if (size - offset < 4) {
+      throw_corrupt("iceberg: roaring bitmap truncated in the key of bitmap " + std::to_string(i),
+                    int64_t(offset));
+    }
+    uint32_t key = bits::load<uint32_t>(data + offset);
+    if (key > kMaxDeleteKey) {
+      throw_corrupt("iceberg: roaring bitmap key " + std::to_string(key) +
+                        " exceeds the largest allowed key " + std::to_string(kMaxDeleteKey),
+                    int64_t(offset));
+    }
+    if (int64_t(key) <= last_key) {
+      throw_corrupt("iceberg: roaring bitmap keys are not strictly ascending (" + std::to_string(key) +
+                        " after " + std::to_string(last_key) + ")",
+                    int64_t(offset));
+    }
+    last_key = key;
+    offset += 4;
+    Portable32Info info = validate_portable32(data + offset, size - offset, int64_t(offset));
+    if (info.cardinality != 0) {
+      if (make_position(key, info.max_value) > kMaxDeletePosition) {
+        throw_corrupt("iceberg: deletion position " + std::to_string(make_position(key, info.max_value)) +
+                          " exceeds the largest allowed position " + std::to_string(kMaxDeletePosition),
+                      int64_t(offset));
+      }
+      roaring_bitmap_t* bitmap =
+          roaring_bitmap_portable_deserialize_safe(reinterpret_cast<const char*>(data + offset), info.size);
+      if (bitmap == nullptr) {
+        throw_corrupt("iceberg: roaring bitmap under key " + std::to_string(key) + " could not be decoded",
+                      int64_t(offset));
+      }
+      if (roaring_bitmap_get_cardinality(bitmap) != info.cardinality ||
+          roaring_bitmap_portable_size_in_bytes(bitmap) > info.size) {
+        roaring_bitmap_free(bitmap);
+        throw_corrupt("iceberg: roaring bitmap under key " + std::to_string(key) + " decodes inconsistently",
+                      int64_t(offset));
+      }
+      // Keys arrive ascending, so this appends.
+      roaring_bitmap_t* slot = index.bitmap_for(key);
+      roaring_bitmap_free(slot);
+      index.entries()[index.size_ - 1].bitmap = bitmap;
+    }
+    offset += info.size;
+  }
+  if (offset != size) {
+    throw_corrupt("iceberg: " + std::to_string(size - offset) + " unexpected bytes after the roaring bitmap",
+                  int64_t(offset));
+  }
+  return index;
+}
+
+// ---------------------------------------------------------------------------
+
+struct PositionCursor::Iter {
+  roaring_uint32_iterator_t it;
+};
+
+PositionCursor::PositionCursor(const PositionDeleteIndex& index, int64_t begin, int64_t end)
+    : index_(&index), end_(std::min<int64_t>(end, kMaxDeletePosition + 1)), iter_(std::make_unique<Iter>()) {
+  begin = std::max<int64_t>(begin, 0);
+  if (begin >= end_ || index.size_ == 0) {
+    done_ = true;
+    return;
+  }
+  const auto* e = index.entries();
+  uint32_t key = high_key(begin);
+  const auto* it = std::lower_bound(
+      e, e + index.size_, key, [](const PositionDeleteIndex::Entry& a, uint32_t k) { return a.key < k; });
+  entry_ = size_t(it - e);
+  start_low_ = (it != e + index.size_ && it->key == key) ? low_bits(begin) : 0;
+  if (!open_entry()) done_ = true;
+}
+
+PositionCursor::~PositionCursor() = default;
+
+bool PositionCursor::open_entry() {
+  while (entry_ < index_->size_) {
+    const auto& entry = index_->entries()[entry_];
+    if (make_position(entry.key, 0) >= end_) return false;
+    roaring_init_iterator(entry.bitmap, &iter_->it);
+    if (start_low_ != 0) roaring_move_uint32_iterator_equalorlarger(&iter_->it, start_low_);
+    start_low_ = 0;
+    if (iter_->it.has_value) return true;
+    ++entry_;
+  }
+  return false;
+}
+
+size_t PositionCursor::next(std::span<int64_t> out) {
+  size_t written = 0;
+  uint32_t lows[1024];
+  while (!done_ && written < out.size()) {
+    uint32_t want = uint32_t(std::min<size_t>(out.size() - written, 1024));
+    uint32_t got = roaring_read_uint32_iterator(&iter_->it, lows, want);
+    const uint64_t high = uint64_t(index_->entries()[entry_].key) << 32;
+    for (uint32_t i = 0; i < got; ++i) {
+      int64_t pos = int64_t(high | lows[i]);
+      if (pos >= end_) {
+        done_ = true;
+        break;
+      }
+      out[written++] = pos;
+    }
+    if (!done_ && got < want) {
+      ++entry_;
+      if (!open_entry()) done_ = true;
+    }
+  }
+  return written;
+}
+
+}  // namespace parquetry::iceberg

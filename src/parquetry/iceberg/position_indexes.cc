@@ -1,0 +1,298 @@
+// toPositionIndexes: (file_path, pos) batches -> one PositionDeleteIndex per
+// data file. Delete files are sorted by file_path, so a batch is a few long
+// runs of one path; the work per row is one length compare and one memcmp
+// (plain strings) or one int compare (dictionary indices), and each run costs
+// one hash lookup and one bulk add.
+#include <bit>
+#include <cstring>
+#include <string>
+
+#include "parquetry/error.h"
+#include "parquetry/iceberg.h"
+#include "parquetry/util/bit_util.h"
+
+namespace parquetry::iceberg {
+namespace {
+
+constexpr size_t kArenaBlock = 1 << 20;
+constexpr uint32_t kSkipSlot = 0xFFFFFFFFu;
+
+// A fast 64-bit string hash: two independent multiply-mix lanes over 16-byte
+// steps, so that hashing a 100-byte path is a short dependency chain.
+uint64_t hash_path(std::string_view s) {
+  constexpr uint64_t kMul1 = 0x9FB21C651E98DF25ULL;
+  constexpr uint64_t kMul2 = 0xC2B2AE3D27D4EB4FULL;
+  const char* p = s.data();
+  size_t n = s.size();
+  uint64_t a = 0x243F6A8885A308D3ULL ^ n;
+  uint64_t b = 0x13198A2E03707344ULL;
+  while (n >= 16) {
+    a = (a ^ bits::load<uint64_t>(p)) * kMul1;
+    b = (b ^ bits::load<uint64_t>(p + 8)) * kMul2;
+    a ^= a >> 29;
+    b ^= b >> 31;
+    p += 16;
+    n -= 16;
+  }
+  if (n >= 8) {
+    a = (a ^ bits::load<uint64_t>(p)) * kMul1;
+    a ^= a >> 29;
+    p += 8;
+    n -= 8;
+  }
+  if (n > 0) {
+    uint64_t tail = 0;
+    std::memcpy(&tail, p, n);
+    b = (b ^ tail) * kMul2;
+    b ^= b >> 31;
+  }
+  uint64_t h = (a ^ std::rotl(b, 23)) * kMul1;
+  h ^= h >> 32;
+  h *= kMul2;
+  h ^= h >> 29;
+  return h;
+}
+
+bool all_valid(const uint8_t* validity, int64_t length) {
+  if (validity == nullptr) return true;
+  int64_t full = length / 8;
+  uint8_t acc = 0xFF;
+  for (int64_t i = 0; i < full; ++i) acc &= validity[i];
+  if (acc != 0xFF) return false;
+  int64_t rest = length % 8;
+  if (rest == 0) return true;
+  uint8_t mask = uint8_t((1u << rest) - 1);
+  return (validity[full] & mask) == mask;
+}
+
+// Offsets must start at >= 0, never decrease and end within the data buffer,
+// checked before any string is touched.
+void check_offsets(const StringColumn& column, const char* what) {
+  if (column.length < 0) throw_invalid(std::string("iceberg: ") + what + ": negative length");
+  if (column.length == 0) return;
+  if (column.offsets == nullptr || (column.data == nullptr && column.data_size != 0)) {
+    throw_invalid(std::string("iceberg: ") + what + ": missing buffers");
+  }
+  const int32_t* off = column.offsets;
+  if (off[0] < 0 || int64_t(off[column.length]) > column.data_size) {
+    throw_corrupt(std::string("iceberg: ") + what + ": string offsets [" + std::to_string(off[0]) + ", " +
+                  std::to_string(off[column.length]) + "] lie outside the " +
+                  std::to_string(column.data_size) + "-byte data buffer");
+  }
+  bool decreasing = false;
+  for (int64_t i = 0; i < column.length; ++i) decreasing |= off[i + 1] < off[i];
+  if (decreasing) throw_corrupt(std::string("iceberg: ") + what + ": string offsets decrease");
+}
+
+std::string_view string_at(const StringColumn& column, int64_t i) {
+  return {reinterpret_cast<const char*>(column.data) + column.offsets[i],
+          size_t(column.offsets[i + 1] - column.offsets[i])};
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// PositionIndexMap
+
+PositionIndexMap::PositionIndexMap() = default;
+PositionIndexMap::~PositionIndexMap() = default;
+PositionIndexMap::PositionIndexMap(PositionIndexMap&&) noexcept = default;
+PositionIndexMap& PositionIndexMap::operator=(PositionIndexMap&&) noexcept = default;
+
+std::string_view PositionIndexMap::store(std::string_view path) {
+  if (path.size() > arena_left_) {
+    size_t block = std::max(kArenaBlock, path.size());
+    arena_blocks_.push_back(std::make_unique<char[]>(block));
+    arena_next_ = arena_blocks_.back().get();
+    arena_left_ = block;
+  }
+  if (!path.empty()) std::memcpy(arena_next_, path.data(), path.size());
+  std::string_view stored(arena_next_, path.size());
+  arena_next_ += path.size();
+  arena_left_ -= path.size();
+  return stored;
+}
+
+uint32_t PositionIndexMap::probe(std::string_view path, uint64_t hash) const {
+  if (table_.empty()) return kSkipSlot;
+  const size_t mask = table_.size() - 1;
+  const uint64_t tag = hash & 0xFFFFFFFF00000000ULL;
+  for (size_t at = size_t(hash) & mask;; at = (at + 1) & mask) {
+    uint64_t slot = table_[at];
+    if (slot == 0) return kSkipSlot;
+    if ((slot & 0xFFFFFFFF00000000ULL) == tag) {
+      uint32_t index = uint32_t(slot) - 1;
+      const Entry& e = entries_[index];
+      if (e.hash == hash && e.path == path) return index;
+    }
+  }
+}
+
+void PositionIndexMap::rehash(size_t new_capacity) {
+  std::vector<uint64_t> table(new_capacity, 0);
+  const size_t mask = new_capacity - 1;
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    uint64_t hash = entries_[i].hash;
+    size_t at = size_t(hash) & mask;
+    while (table[at] != 0) at = (at + 1) & mask;
+    table[at] = (hash & 0xFFFFFFFF00000000ULL) | uint64_t(i + 1);
+  }
+  table_ = std::move(table);
+}
+
+uint32_t PositionIndexMap::slot(std::string_view path) {
+  uint64_t hash = hash_path(path);
+  uint32_t found = probe(path, hash);
+  if (found != kSkipSlot) return found;
+  if (entries_.size() >= 0xFFFFFFF0u) throw_limit("iceberg: too many data files in one delete index");
+  if ((entries_.size() + 1) * 2 > table_.size()) rehash(std::max<size_t>(64, table_.size() * 2));
+  uint32_t index = uint32_t(entries_.size());
+  entries_.push_back(Entry{store(path), hash, PositionDeleteIndex()});
+  const size_t mask = table_.size() - 1;
+  size_t at = size_t(hash) & mask;
+  while (table_[at] != 0) at = (at + 1) & mask;
+  table_[at] = (hash & 0xFFFFFFFF00000000ULL) | uint64_t(index + 1);
+  return index;
+}
+
+const PositionDeleteIndex* PositionIndexMap::find(std::string_view path) const {
+  uint32_t index = probe(path, hash_path(path));
+  return index == kSkipSlot ? nullptr : &entries_[index].index;
+}
+
+PositionDeleteIndex& PositionIndexMap::get_or_add(std::string_view path) {
+  return entries_[slot(path)].index;
+}
+
+int64_t PositionIndexMap::total_cardinality() const {
+  int64_t total = 0;
+  for (const Entry& e : entries_) total += e.index.cardinality();
+  return total;
+}
+
+// ---------------------------------------------------------------------------
+// PositionIndexBuilder
+
+PositionIndexBuilder::PositionIndexBuilder(std::optional<std::string> only_data_file)
+    : only_data_file_(std::move(only_data_file)) {}
+
+void PositionIndexBuilder::add(const PositionDeleteBatch& batch) {
+  if (batch.length < 0) throw_invalid("iceberg: negative batch length");
+  if (batch.length == 0) return;
+  if ((batch.file_path == nullptr) == (batch.file_path_dictionary == nullptr)) {
+    throw_invalid(
+        "iceberg: a position-delete batch needs exactly one file_path column (plain or dictionary)");
+  }
+  if (batch.pos == nullptr) throw_invalid("iceberg: a position-delete batch needs a pos column");
+  if (!all_valid(batch.pos_validity, batch.length)) throw_corrupt("iceberg: position delete with a null pos");
+  if (batch.file_path != nullptr) {
+    if (batch.file_path->length != batch.length) {
+      throw_invalid("iceberg: file_path has " + std::to_string(batch.file_path->length) + " rows, pos has " +
+                    std::to_string(batch.length));
+    }
+    add_plain(*batch.file_path, batch.pos, batch.length);
+  } else {
+    if (batch.file_path_dictionary->length != batch.length) {
+      throw_invalid("iceberg: file_path has " + std::to_string(batch.file_path_dictionary->length) +
+                    " rows, pos has " + std::to_string(batch.length));
+    }
+    add_dictionary(*batch.file_path_dictionary, batch.pos, batch.length, batch.same_dictionary_as_previous);
+  }
+}
+
+void PositionIndexBuilder::add_run(std::string_view path, const int64_t* pos, int64_t count) {
+  if (only_data_file_ && path != *only_data_file_) return;
+  add_run_to_slot(map_.slot(path), pos, count);
+}
+
+void PositionIndexBuilder::add_run_to_slot(uint32_t slot, const int64_t* pos, int64_t count) {
+  map_.index(slot).add_many(std::span<const int64_t>(pos, size_t(count)));
+}
+
+void PositionIndexBuilder::add_plain(const StringColumn& paths, const int64_t* pos, int64_t length) {
+  check_offsets(paths, "file_path");
+  if (!all_valid(paths.validity, length)) throw_corrupt("iceberg: position delete with a null file_path");
+  const int32_t* off = paths.offsets;
+  const uint8_t* data = paths.data;
+  int64_t i = 0;
+  while (i < length) {
+    const int64_t start = i;
+    const uint8_t* run_bytes = data + off[i];
+    const int32_t run_length = off[i + 1] - off[i];
+    ++i;
+    while (i < length) {
+      const int32_t len = off[i + 1] - off[i];
+      if (len != run_length || std::memcmp(data + off[i], run_bytes, size_t(len)) != 0) break;
+      ++i;
+    }
+    add_run({reinterpret_cast<const char*>(run_bytes), size_t(run_length)}, pos + start, i - start);
+  }
+}
+
+void PositionIndexBuilder::add_dictionary(const DictionaryStringColumn& paths, const int64_t* pos,
+                                          int64_t length, bool same_dictionary) {
+  const StringColumn& dictionary = paths.dictionary;
+  if (!same_dictionary || int64_t(dictionary_slots_.size()) != dictionary.length) {
+    check_offsets(dictionary, "file_path dictionary");
+    dictionary_slots_.assign(size_t(dictionary.length), 0);
+  }
+  if (paths.indices == nullptr) throw_invalid("iceberg: dictionary file_path without indices");
+  if (!all_valid(paths.validity, length)) throw_corrupt("iceberg: position delete with a null file_path");
+  const int32_t* idx = paths.indices;
+  const int64_t dictionary_length = dictionary.length;
+  int64_t i = 0;
+  while (i < length) {
+    const int32_t value = idx[i];
+    if (value < 0 || value >= dictionary_length) {
+      throw_corrupt("iceberg: file_path dictionary index " + std::to_string(value) + " outside [0, " +
+                    std::to_string(dictionary_length) + ")");
+    }
+    const int64_t start = i++;
+    // Find the end of the run 8 indices at a time (branch-free inner step).
+    while (i + 8 <= length) {
+      uint32_t differ = 0;
+      for (int k = 0; k < 8; ++k) differ |= uint32_t(idx[i + k] != value) << k;
+      if (differ != 0) {
+        i += std::countr_zero(differ);
+        goto run_end;
+      }
+      i += 8;
+    }
+    while (i < length && idx[i] == value) ++i;
+  run_end:
+    uint32_t& cached = dictionary_slots_[size_t(value)];
+    if (cached == 0) {
+      std::string_view path = string_at(dictionary, value);
+      if (only_data_file_ && path != *only_data_file_) {
+        cached = kSkipSlot;
+      } else {
+        cached = map_.slot(path) + 1;
+      }
+    }
+    if (cached != kSkipSlot) add_run_to_slot(cached - 1, pos + start, i - start);
+  }
+}
+
+PositionIndexMap PositionIndexBuilder::finish() {
+  PositionIndexMap result = std::move(map_);
+  map_ = PositionIndexMap();
+  dictionary_slots_.clear();
+  return result;
+}
+
+PositionIndexMap to_position_indexes(std::span<const PositionDeleteBatch> batches) {
+  PositionIndexBuilder builder;
+  for (const PositionDeleteBatch& batch : batches) builder.add(batch);
+  return builder.finish();
+}
+
+PositionDeleteIndex to_position_index(std::span<const PositionDeleteBatch> batches,
+                                      std::string_view data_file_path) {
+  PositionIndexBuilder builder{std::string(data_file_path)};
+  for (const PositionDeleteBatch& batch : batches) builder.add(batch);
+  PositionIndexMap map = builder.finish();
+  if (map.empty()) return {};
+  return std::move(map.index(0));
+}
+
+}  // namespace parquetry::iceberg
