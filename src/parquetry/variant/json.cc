@@ -448,6 +448,20 @@ void VariantJsonParser::parse(std::string_view json, VariantBuilder& builder, in
   std::memset(impl_->padded.data() + json.size(), 0, simdjson::SIMDJSON_PADDING);
   simdjson::ondemand::document doc =
       check(impl_->parser.iterate(impl_->padded.data(), json.size(), capacity));
+  if (check(doc.type()) == simdjson::ondemand::json_type::number) {
+    // A root number is read from its raw token, which simdjson does not
+    // consume; only whitespace may follow it.
+    const std::string_view token = check(doc.raw_json_token());
+    const size_t start = size_t(token.data() - impl_->padded.data());
+    auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    size_t end = start;
+    while (end < json.size() && !is_space(json[end])) ++end;
+    const size_t token_end = end;
+    while (end < json.size() && is_space(json[end])) ++end;
+    if (end != json.size()) throw_corrupt("invalid JSON: trailing content after the document");
+    append_json_number(json.substr(start, token_end - start), builder);
+    return;
+  }
   from_json(doc, builder, max_depth);
   const char* location;
   if (doc.current_location().get(location) == simdjson::SUCCESS) {
