@@ -11,6 +11,8 @@
 #include "mini_thrift.h"
 #include "parquetry/compression/codec.h"
 #include "parquetry/error.h"
+#include "parquetry/io.h"
+#include "parquetry/metadata.h"
 #include "test_support.h"
 
 namespace parquetry {
@@ -399,6 +401,80 @@ TEST(RealPages, EveryPageOfTheCorpusDecompresses) {
         CompressionCodec::ZSTD, CompressionCodec::LZ4, CompressionCodec::LZ4_RAW, CompressionCodec::BROTLI}) {
     EXPECT_EQ(seen.count(c), 1u) << codec_name(c);
   }
+}
+
+// The same sweep through the format layer's footer reader and page walker,
+// which must agree page for page with the independent mini parser above.
+TEST(RealPages, FormatLayerWalkerAgreesAndEveryPageDecompresses) {
+  constexpr int64_t kLargestPageTried = 64 << 20;
+  size_t pages = 0;
+  for (const auto& path : testing::public_parquet_files()) {
+    std::string name = path.lexically_relative(testing::parquet_testing("data")).string();
+    SCOPED_TRACE(name);
+    Bytes bytes = testing::read_bytes(path);
+    MemorySource source(std::span<const uint8_t>(bytes), name);
+    FileMetaData metadata = read_file_metadata(source);
+    if (name == "nation.dict-malformed.parquet") {
+      // Its dictionary page runs past its chunk: the walker must say so.
+      auto walk_all = [&] {
+        for (const RowGroup& rg : metadata.row_groups) {
+          for (const ColumnChunk& cc : rg.columns) {
+            PageHeaderWalker walker(source, *cc.meta_data);
+            PageHeaderAt at;
+            while (walker.next(at)) {
+            }
+          }
+        }
+      };
+      EXPECT_THROW(walk_all(), Error);
+      continue;
+    }
+    File mini = parse_file(name);
+    size_t chunk_index = 0;
+    for (const RowGroup& rg : metadata.row_groups) {
+      for (const ColumnChunk& cc : rg.columns) {
+        ASSERT_TRUE(cc.meta_data.has_value());
+        ASSERT_LT(chunk_index, mini.chunks.size());
+        const Chunk& expected = mini.chunks[chunk_index++];
+        const ColumnMetaData& meta = *cc.meta_data;
+        EXPECT_EQ(meta.codec, expected.codec);
+        Codec& codec = thread_codec(meta.codec);
+        Buffer scratch;
+        PageHeaderWalker walker(source, meta);
+        PageHeaderAt at;
+        size_t page_index = 0;
+        while (walker.next(at)) {
+          const PageHeader& h = at.header;
+          ASSERT_LT(page_index, expected.pages.size());
+          const Page& mini_page = expected.pages[page_index++];
+          EXPECT_EQ(h.type, mini_page.type);
+          EXPECT_EQ(h.uncompressed_page_size, mini_page.uncompressed_size);
+          int64_t body_offset = at.offset + at.header_size;
+          ASSERT_EQ(mini_page.body.data() - mini.bytes.data(), body_offset);
+          ASSERT_EQ(mini_page.body.size(), size_t(h.compressed_page_size));
+          ASSERT_LE(body_offset + h.compressed_page_size, int64_t(bytes.size()));
+          if (h.uncompressed_page_size > kLargestPageTried) continue;
+          std::span<const uint8_t> body(bytes.data() + body_offset, size_t(h.compressed_page_size));
+          int64_t levels = 0;
+          bool compressed = true;
+          if (h.data_page_header_v2) {
+            levels = int64_t(h.data_page_header_v2->definition_levels_byte_length) +
+                     h.data_page_header_v2->repetition_levels_byte_length;
+            compressed = h.data_page_header_v2->compressed();
+            ASSERT_LE(levels, int64_t(body.size()));
+          }
+          Codec& values_codec = compressed ? codec : thread_codec(CompressionCodec::UNCOMPRESSED);
+          auto values = decompress_page(values_codec, body.subspan(size_t(levels)),
+                                        int64_t(h.uncompressed_page_size) - levels, scratch);
+          EXPECT_EQ(int64_t(values.size()) + levels, h.uncompressed_page_size);
+          ++pages;
+        }
+        EXPECT_EQ(page_index, expected.pages.size()) << expected.path;
+      }
+    }
+    EXPECT_EQ(chunk_index, mini.chunks.size());
+  }
+  EXPECT_GT(pages, 500u);
 }
 
 }  // namespace
