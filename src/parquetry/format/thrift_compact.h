@@ -266,7 +266,7 @@ class CompactReader {
   const uint8_t* begin_;
   const uint8_t* p_;
   const uint8_t* end_;
-  const Limits& limits_;
+  const Limits limits_;  // a copy: readers are often built from a temporary Limits{}
   int depth_ = 0;
 };
 
