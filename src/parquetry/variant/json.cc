@@ -338,10 +338,7 @@ void append_json_number(std::string_view token, VariantBuilder& builder) {
     if (ndigits == 0) scale = std::max<int64_t>(0, std::min<int64_t>(scale, 38));  // the value zero
     // Fold a negative scale into the digits (1.5e3 -> 1500).
     if (scale < 0 && ndigits > 0 && ndigits - scale <= 38) {
-      while (scale < 0) {
-        digits[ndigits++] = '0';
-        ++scale;
-      }
+      for (; scale < 0 && ndigits < 38; ++scale) digits[ndigits++] = '0';
     }
     // Drop trailing zeros only when needed to fit.
     while ((scale > 38 || ndigits > 38) && scale > 0 && ndigits > 0 && digits[ndigits - 1] == '0') {
