@@ -115,6 +115,7 @@ class Sink {
 /// Collects the bytes in a Buffer.
 class MemorySink final : public Sink {
  public:
+  using Sink::write;
   void write(const void* data, size_t length) override { buffer_.append(data, length); }
   int64_t position() const override { return static_cast<int64_t>(buffer_.size()); }
   void commit() override {}
@@ -132,6 +133,7 @@ class AtomicFileSink final : public Sink {
  public:
   explicit AtomicFileSink(std::string path);
   ~AtomicFileSink() override;
+  using Sink::write;
   AtomicFileSink(const AtomicFileSink&) = delete;
   AtomicFileSink& operator=(const AtomicFileSink&) = delete;
 
