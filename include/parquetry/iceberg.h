@@ -97,8 +97,8 @@ class PositionDeleteIndex {
   /// writes for unused keys, are accepted and dropped. Throws kCorrupt.
   static PositionDeleteIndex deserialize_portable(std::span<const uint8_t> bytes);
 
-  /// Number of 32-bit bitmaps (distinct high keys) held.
-  size_t bitmap_count() const { return size_; }
+  /// Number of 32-bit bitmaps (distinct high keys) the serialization holds.
+  size_t bitmap_count() const;
 
  private:
   friend class PositionCursor;
@@ -106,20 +106,39 @@ class PositionDeleteIndex {
     uint32_t key = 0;
     roaring_bitmap_s* bitmap = nullptr;
   };
+  // Up to kSmallCapacity positions are kept inline, sorted, without any
+  // bitmap: a delete file that references a million data files with one or
+  // two deletes each would otherwise pay several CRoaring allocations per
+  // file. The first add beyond that moves them into bitmaps.
+  static constexpr uint32_t kSmallCapacity = 3;
+  // Bitmap mode: a small vector of (key, bitmap) with one inline slot (nearly
+  // every data file has fewer than 2^32 rows, so one key).
+  struct Bitmaps {
+    Entry inline_entry;
+    Entry* heap;  // owned, new[]; nullptr while the inline slot suffices
+  };
+  union Storage {
+    Bitmaps bitmaps;
+    int64_t small[kSmallCapacity];
+  };
 
-  Entry* entries() { return heap_ ? heap_.get() : &inline_entry_; }
-  const Entry* entries() const { return heap_ ? heap_.get() : &inline_entry_; }
+  bool is_small() const { return small_size_ != 0; }
+  Entry* entries() { return storage_.bitmaps.heap ? storage_.bitmaps.heap : &storage_.bitmaps.inline_entry; }
+  const Entry* entries() const {
+    return storage_.bitmaps.heap ? storage_.bitmaps.heap : &storage_.bitmaps.inline_entry;
+  }
   const Entry* find(uint32_t key) const;
   roaring_bitmap_s* bitmap_for(uint32_t key);
+  bool small_insert(int64_t pos);
+  void promote();
+  void reset_to_empty();
   void clear();
+  PositionDeleteIndex as_bitmaps() const;
 
-  // A small vector with one inline slot: nearly every data file has fewer
-  // than 2^32 rows, so one key, and one allocation fewer per data file matters
-  // when a delete file references a million files.
-  Entry inline_entry_;
-  std::unique_ptr<Entry[]> heap_;
-  uint32_t size_ = 0;
-  uint32_t capacity_ = 1;
+  Storage storage_{.bitmaps = {Entry{}, nullptr}};
+  uint32_t size_ = 0;        // bitmaps held (bitmap mode)
+  uint32_t capacity_ = 1;    // bitmap slots available
+  uint32_t small_size_ = 0;  // inline positions held (small mode when > 0)
 };
 
 /// Batch iteration over the positions of an index within [begin, end), in
@@ -141,6 +160,7 @@ class PositionCursor {
 
   const PositionDeleteIndex* index_;
   int64_t end_;
+  uint32_t small_next_ = 0;  // next inline position (small indexes)
   size_t entry_ = 0;
   uint32_t start_low_ = 0;  // first low 32 bits to visit in the first entry
   struct Iter;
@@ -352,6 +372,8 @@ class PositionIndexMap {
 
   /// Slot of `path` (created when missing); internal to the builder.
   uint32_t slot(std::string_view path);
+  /// Expects about `files` data files (a hint; bounded by the caller's input).
+  void reserve(size_t files);
 
  private:
   struct Entry {
@@ -362,10 +384,15 @@ class PositionIndexMap {
   std::string_view store(std::string_view path);
   void rehash(size_t new_capacity);
   uint32_t probe(std::string_view path, uint64_t hash) const;
+  void start_hashing();
 
   std::vector<Entry> entries_;
-  // Open addressing, linear probing: (high 32 hash bits << 32) | (entry + 1);
-  // 0 = empty. The hash tag avoids touching entries on mismatches.
+  // Delete files are sorted by path, so while every new path sorts after the
+  // previous one the entries are kept in order with no hashing at all (lookups
+  // binary-search). The first out-of-order path switches to a hash table:
+  // open addressing, linear probing, (high 32 hash bits << 32) | (entry + 1),
+  // 0 = empty; the tag avoids touching entries on mismatches.
+  bool sorted_ = true;
   std::vector<uint64_t> table_;
   std::vector<std::unique_ptr<char[]>> arena_blocks_;
   char* arena_next_ = nullptr;

@@ -294,3 +294,70 @@ TEST(PositionDeleteIndex, DeletedBitmapForRowRanges) {
 
 }  // namespace
 }  // namespace parquetry::iceberg
+
+namespace parquetry::iceberg {
+namespace {
+
+// Up to three positions are held inline; every operation must agree with the
+// bitmap representation across the switch.
+TEST(PositionDeleteIndex, SmallSetsAcrossTheInlineLimit) {
+  std::mt19937_64 rng(21);
+  for (int trial = 0; trial < 300; ++trial) {
+    size_t n = rng() % 7;
+    std::vector<int64_t> values;
+    for (size_t i = 0; i < n; ++i) values.push_back((int64_t(rng() % 3) << 32) + int64_t(rng() % 5));
+    std::set<int64_t> want(values.begin(), values.end());
+    PositionDeleteIndex one_by_one, bulk, merged, ranged;
+    for (int64_t v : values) one_by_one.add(v);
+    bulk.add_many(values);
+    for (int64_t v : values) {
+      PositionDeleteIndex single;
+      single.add(v);
+      merged.merge(single);
+    }
+    for (int64_t v : values) ranged.add_range(v, v + 1);
+    std::vector<uint64_t> unsigned_values(values.begin(), values.end());
+    std::vector<uint8_t> reference = reference_bytes(unsigned_values, false);
+    for (PositionDeleteIndex* index : {&one_by_one, &bulk, &merged, &ranged}) {
+      EXPECT_EQ(index->cardinality(), int64_t(want.size()));
+      EXPECT_EQ(index->empty(), want.empty());
+      EXPECT_EQ(positions_of(*index), std::vector<int64_t>(want.begin(), want.end()));
+      EXPECT_EQ(index->serialize_portable(), reference);
+      EXPECT_EQ(index->min(), want.empty() ? -1 : *want.begin());
+      EXPECT_EQ(index->max(), want.empty() ? -1 : *want.rbegin());
+      EXPECT_EQ(index->count_range(1, (int64_t(1) << 32) + 3),
+                std::distance(want.lower_bound(1), want.lower_bound((int64_t(1) << 32) + 3)));
+      for (int64_t probe = 0; probe < 6; ++probe) EXPECT_EQ(index->contains(probe), want.count(probe) == 1);
+      PositionDeleteIndex copy(*index);
+      PositionDeleteIndex moved(std::move(copy));
+      EXPECT_EQ(positions_of(moved), std::vector<int64_t>(want.begin(), want.end()));
+      EXPECT_TRUE(copy.empty());
+      std::vector<int64_t> ranged_positions;
+      PositionCursor cursor(moved, 2, (int64_t(2) << 32) + 2);
+      int64_t buffer[2];
+      for (size_t k; (k = cursor.next(buffer)) != 0;)
+        ranged_positions.insert(ranged_positions.end(), buffer, buffer + k);
+      EXPECT_EQ(ranged_positions,
+                std::vector<int64_t>(want.lower_bound(2), want.lower_bound((int64_t(2) << 32) + 2)));
+    }
+    // Merging a bitmap-backed index into a small one.
+    PositionDeleteIndex big;
+    big.add_range(100, 200);
+    PositionDeleteIndex small;
+    small.add(7);
+    small.merge(big);
+    EXPECT_EQ(small.cardinality(), 101);
+    EXPECT_TRUE(small.contains(7));
+    EXPECT_TRUE(small.contains(150));
+  }
+  PositionDeleteIndex small;
+  small.add(3);
+  std::vector<uint8_t> bits(2, 0xFF);
+  small.deleted_bitmap(0, 16, bits.data());
+  EXPECT_EQ(bits[0], 0x08);
+  EXPECT_EQ(bits[1], 0x00);
+  EXPECT_EQ(deserialize_deletion_vector(serialize_deletion_vector(small), 1).min(), 3);
+}
+
+}  // namespace
+}  // namespace parquetry::iceberg

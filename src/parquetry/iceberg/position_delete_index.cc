@@ -69,16 +69,28 @@ void add_low_run(roaring_bitmap_t* bitmap, const int64_t* pos, size_t count) {
 
 PositionDeleteIndex::~PositionDeleteIndex() { clear(); }
 
-void PositionDeleteIndex::clear() {
-  Entry* e = entries();
-  for (uint32_t i = 0; i < size_; ++i) roaring_bitmap_free(e[i].bitmap);
+void PositionDeleteIndex::reset_to_empty() {
+  storage_.bitmaps = Bitmaps{Entry{}, nullptr};
   size_ = 0;
-  heap_.reset();
   capacity_ = 1;
-  inline_entry_ = Entry{};
+  small_size_ = 0;
+}
+
+void PositionDeleteIndex::clear() {
+  if (!is_small()) {
+    Entry* e = entries();
+    for (uint32_t i = 0; i < size_; ++i) roaring_bitmap_free(e[i].bitmap);
+    delete[] storage_.bitmaps.heap;
+  }
+  reset_to_empty();
 }
 
 PositionDeleteIndex::PositionDeleteIndex(const PositionDeleteIndex& other) {
+  if (other.is_small()) {
+    storage_ = other.storage_;
+    small_size_ = other.small_size_;
+    return;
+  }
   for (uint32_t i = 0; i < other.size_; ++i) {
     const Entry& src = other.entries()[i];
     // bitmap_for appends: other's keys are ascending.
@@ -95,27 +107,70 @@ PositionDeleteIndex& PositionDeleteIndex::operator=(const PositionDeleteIndex& o
 }
 
 PositionDeleteIndex::PositionDeleteIndex(PositionDeleteIndex&& other) noexcept
-    : inline_entry_(other.inline_entry_),
-      heap_(std::move(other.heap_)),
+    : storage_(other.storage_),
       size_(other.size_),
-      capacity_(other.capacity_) {
-  other.inline_entry_ = Entry{};
-  other.size_ = 0;
-  other.capacity_ = 1;
+      capacity_(other.capacity_),
+      small_size_(other.small_size_) {
+  other.reset_to_empty();
 }
 
 PositionDeleteIndex& PositionDeleteIndex::operator=(PositionDeleteIndex&& other) noexcept {
   if (this != &other) {
     clear();
-    inline_entry_ = other.inline_entry_;
-    heap_ = std::move(other.heap_);
+    storage_ = other.storage_;
     size_ = other.size_;
     capacity_ = other.capacity_;
-    other.inline_entry_ = Entry{};
-    other.size_ = 0;
-    other.capacity_ = 1;
+    small_size_ = other.small_size_;
+    other.reset_to_empty();
   }
   return *this;
+}
+
+bool PositionDeleteIndex::small_insert(int64_t pos) {
+  // Only while no bitmap exists (empty or small mode).
+  int64_t* small = storage_.small;
+  uint32_t n = small_size_;
+  if (n == 0) {
+    small[0] = pos;
+    small_size_ = 1;
+    return true;
+  }
+  uint32_t at = 0;
+  while (at < n && small[at] < pos) ++at;
+  if (at < n && small[at] == pos) return true;
+  if (n == kSmallCapacity) return false;
+  for (uint32_t k = n; k > at; --k) small[k] = small[k - 1];
+  small[at] = pos;
+  small_size_ = n + 1;
+  return true;
+}
+
+void PositionDeleteIndex::promote() {
+  if (!is_small()) return;
+  int64_t held[kSmallCapacity];
+  uint32_t n = small_size_;
+  std::copy(storage_.small, storage_.small + n, held);
+  reset_to_empty();
+  try {
+    for (uint32_t i = 0; i < n; ++i) roaring_bitmap_add(bitmap_for(high_key(held[i])), low_bits(held[i]));
+  } catch (...) {
+    clear();
+    throw;
+  }
+}
+
+PositionDeleteIndex PositionDeleteIndex::as_bitmaps() const {
+  PositionDeleteIndex copy(*this);
+  copy.promote();
+  return copy;
+}
+
+size_t PositionDeleteIndex::bitmap_count() const {
+  if (!is_small()) return size_;
+  size_t keys = 1;
+  for (uint32_t i = 1; i < small_size_; ++i)
+    keys += high_key(storage_.small[i]) != high_key(storage_.small[i - 1]);
+  return keys;
 }
 
 const PositionDeleteIndex::Entry* PositionDeleteIndex::find(uint32_t key) const {
@@ -133,12 +188,13 @@ roaring_bitmap_s* PositionDeleteIndex::bitmap_for(uint32_t key) {
   size_t at = size_t(it - e);
   if (size_ == capacity_) {
     uint32_t new_capacity = capacity_ * 2;
-    auto grown = std::make_unique<Entry[]>(new_capacity);
-    std::copy(e, e + size_, grown.get());
-    heap_ = std::move(grown);
+    Entry* grown = new Entry[new_capacity];
+    std::copy(e, e + size_, grown);
+    delete[] storage_.bitmaps.heap;
+    storage_.bitmaps.heap = grown;
+    storage_.bitmaps.inline_entry = Entry{};
     capacity_ = new_capacity;
-    inline_entry_ = Entry{};
-    e = heap_.get();
+    e = grown;
   }
   roaring_bitmap_t* bitmap = new_bitmap();
   std::copy_backward(e + at, e + size_, e + size_ + 1);
@@ -149,6 +205,8 @@ roaring_bitmap_s* PositionDeleteIndex::bitmap_for(uint32_t key) {
 
 void PositionDeleteIndex::add(int64_t pos) {
   check_position(pos);
+  if (size_ == 0 && small_insert(pos)) return;
+  promote();
   roaring_bitmap_add(bitmap_for(high_key(pos)), low_bits(pos));
 }
 
@@ -156,6 +214,11 @@ void PositionDeleteIndex::add_range(int64_t begin, int64_t end) {
   if (begin >= end) return;
   check_position(begin);
   check_position(end - 1);
+  if (size_ == 0 && small_size_ + uint64_t(end - begin) <= kSmallCapacity) {
+    for (int64_t p = begin; p < end; ++p) small_insert(p);  // fits: cannot fail
+    return;
+  }
+  promote();
   int64_t last = end - 1;
   while (begin <= last) {
     uint32_t key = high_key(begin);
@@ -175,6 +238,11 @@ void PositionDeleteIndex::add_many(std::span<const int64_t> positions) {
   if (largest > uint64_t(kMaxDeletePosition)) {
     for (size_t i = 0; i < n; ++i) check_position(pos[i]);
   }
+  if (size_ == 0 && small_size_ + n <= kSmallCapacity) {
+    for (size_t i = 0; i < n; ++i) small_insert(pos[i]);  // fits: cannot fail
+    return;
+  }
+  promote();
   size_t i = 0;
   while (i < n) {
     uint32_t key = high_key(pos[i]);
@@ -187,6 +255,12 @@ void PositionDeleteIndex::add_many(std::span<const int64_t> positions) {
 
 void PositionDeleteIndex::merge(const PositionDeleteIndex& other) {
   if (&other == this) return;
+  if (other.is_small()) {
+    for (uint32_t i = 0; i < other.small_size_; ++i) add(other.storage_.small[i]);
+    return;
+  }
+  if (other.size_ == 0) return;
+  promote();
   for (uint32_t i = 0; i < other.size_; ++i) {
     const Entry& src = other.entries()[i];
     roaring_bitmap_or_inplace(bitmap_for(src.key), src.bitmap);
@@ -195,24 +269,35 @@ void PositionDeleteIndex::merge(const PositionDeleteIndex& other) {
 
 bool PositionDeleteIndex::contains(int64_t pos) const {
   if (uint64_t(pos) > uint64_t(kMaxDeletePosition)) return false;
+  if (is_small()) {
+    for (uint32_t i = 0; i < small_size_; ++i) {
+      if (storage_.small[i] == pos) return true;
+    }
+    return false;
+  }
   const Entry* e = find(high_key(pos));
   return e != nullptr && roaring_bitmap_contains(e->bitmap, low_bits(pos));
 }
 
 int64_t PositionDeleteIndex::cardinality() const {
+  if (is_small()) return small_size_;
   int64_t total = 0;
   const Entry* e = entries();
   for (uint32_t i = 0; i < size_; ++i) total += int64_t(roaring_bitmap_get_cardinality(e[i].bitmap));
   return total;
 }
 
-bool PositionDeleteIndex::empty() const { return size_ == 0; }
+bool PositionDeleteIndex::empty() const { return size_ == 0 && small_size_ == 0; }
 
 int64_t PositionDeleteIndex::count_range(int64_t begin, int64_t end) const {
   begin = std::max<int64_t>(begin, 0);
   end = std::min<int64_t>(end, kMaxDeletePosition + 1);
   if (begin >= end) return 0;
   int64_t total = 0;
+  if (is_small()) {
+    for (uint32_t i = 0; i < small_size_; ++i) total += storage_.small[i] >= begin && storage_.small[i] < end;
+    return total;
+  }
   const Entry* e = entries();
   for (uint32_t i = 0; i < size_; ++i) {
     int64_t key_first = make_position(e[i].key, 0);
@@ -227,18 +312,21 @@ int64_t PositionDeleteIndex::count_range(int64_t begin, int64_t end) const {
 }
 
 int64_t PositionDeleteIndex::min() const {
+  if (is_small()) return storage_.small[0];
   if (size_ == 0) return -1;
   const Entry& first = entries()[0];
   return make_position(first.key, roaring_bitmap_minimum(first.bitmap));
 }
 
 int64_t PositionDeleteIndex::max() const {
+  if (is_small()) return storage_.small[small_size_ - 1];
   if (size_ == 0) return -1;
   const Entry& last = entries()[size_ - 1];
   return make_position(last.key, roaring_bitmap_maximum(last.bitmap));
 }
 
 bool PositionDeleteIndex::run_optimize() {
+  if (is_small()) return false;  // serialized as bitmaps built value by value
   bool changed = false;
   Entry* e = entries();
   for (uint32_t i = 0; i < size_; ++i) changed |= roaring_bitmap_run_optimize(e[i].bitmap);
@@ -248,7 +336,7 @@ bool PositionDeleteIndex::run_optimize() {
 void PositionDeleteIndex::deleted_bitmap(int64_t first_row, int64_t num_rows, uint8_t* bits) const {
   if (num_rows <= 0) return;
   std::memset(bits, 0, size_t(bits::bytes_for_bits(num_rows)));
-  if (first_row > kMaxDeletePosition || size_ == 0) return;
+  if (first_row > kMaxDeletePosition || empty()) return;
   PositionCursor cursor(*this, std::max<int64_t>(first_row, 0), first_row + num_rows);
   int64_t chunk[1024];
   for (size_t n; (n = cursor.next(chunk)) != 0;) {
@@ -257,6 +345,7 @@ void PositionDeleteIndex::deleted_bitmap(int64_t first_row, int64_t num_rows, ui
 }
 
 size_t PositionDeleteIndex::portable_size() const {
+  if (is_small()) return as_bitmaps().portable_size();
   size_t total = 8;
   const Entry* e = entries();
   for (uint32_t i = 0; i < size_; ++i) total += 4 + roaring_bitmap_portable_size_in_bytes(e[i].bitmap);
@@ -264,6 +353,7 @@ size_t PositionDeleteIndex::portable_size() const {
 }
 
 size_t PositionDeleteIndex::serialize_portable(uint8_t* out) const {
+  if (is_small()) return as_bitmaps().serialize_portable(out);
   uint8_t* p = out;
   bits::store<uint64_t>(p, size_);
   p += 8;
@@ -362,8 +452,12 @@ struct PositionCursor::Iter {
 PositionCursor::PositionCursor(const PositionDeleteIndex& index, int64_t begin, int64_t end)
     : index_(&index), end_(std::min<int64_t>(end, kMaxDeletePosition + 1)), iter_(std::make_unique<Iter>()) {
   begin = std::max<int64_t>(begin, 0);
-  if (begin >= end_ || index.size_ == 0) {
+  if (begin >= end_ || index.empty()) {
     done_ = true;
+    return;
+  }
+  if (index.is_small()) {
+    while (small_next_ < index.small_size_ && index.storage_.small[small_next_] < begin) ++small_next_;
     return;
   }
   const auto* e = index.entries();
@@ -392,6 +486,15 @@ bool PositionCursor::open_entry() {
 
 size_t PositionCursor::next(std::span<int64_t> out) {
   size_t written = 0;
+  if (!done_ && index_->is_small()) {
+    while (written < out.size() && small_next_ < index_->small_size_) {
+      int64_t pos = index_->storage_.small[small_next_];
+      if (pos >= end_) break;
+      out[written++] = pos;
+      ++small_next_;
+    }
+    return written;
+  }
   uint32_t lows[1024];
   while (!done_ && written < out.size()) {
     uint32_t want = uint32_t(std::min<size_t>(out.size() - written, 1024));

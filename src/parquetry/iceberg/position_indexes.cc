@@ -3,6 +3,7 @@
 // runs of one path; the work per row is one length compare and one memcmp
 // (plain strings) or one int compare (dictionary indices), and each run costs
 // one hash lookup and one bulk add.
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <string>
@@ -102,7 +103,7 @@ PositionIndexMap& PositionIndexMap::operator=(PositionIndexMap&&) noexcept = def
 std::string_view PositionIndexMap::store(std::string_view path) {
   if (path.size() > arena_left_) {
     size_t block = std::max(kArenaBlock, path.size());
-    arena_blocks_.push_back(std::make_unique<char[]>(block));
+    arena_blocks_.push_back(std::unique_ptr<char[]>(new char[block]));  // not zero-filled
     arena_next_ = arena_blocks_.back().get();
     arena_left_ = block;
   }
@@ -140,11 +141,30 @@ void PositionIndexMap::rehash(size_t new_capacity) {
   table_ = std::move(table);
 }
 
+void PositionIndexMap::start_hashing() {
+  sorted_ = false;
+  for (Entry& e : entries_) e.hash = hash_path(e.path);
+  size_t capacity = 64;
+  while (capacity < (entries_.size() + 1) * 2) capacity *= 2;
+  rehash(capacity);
+}
+
+void PositionIndexMap::reserve(size_t files) { entries_.reserve(files); }
+
 uint32_t PositionIndexMap::slot(std::string_view path) {
+  if (entries_.size() >= 0xFFFFFFF0u) throw_limit("iceberg: too many data files in one delete index");
+  if (sorted_) {
+    if (entries_.empty() || entries_.back().path < path) {
+      uint32_t index = uint32_t(entries_.size());
+      entries_.push_back(Entry{store(path), 0, PositionDeleteIndex()});
+      return index;
+    }
+    if (entries_.back().path == path) return uint32_t(entries_.size() - 1);
+    start_hashing();
+  }
   uint64_t hash = hash_path(path);
   uint32_t found = probe(path, hash);
   if (found != kSkipSlot) return found;
-  if (entries_.size() >= 0xFFFFFFF0u) throw_limit("iceberg: too many data files in one delete index");
   if ((entries_.size() + 1) * 2 > table_.size()) rehash(std::max<size_t>(64, table_.size() * 2));
   uint32_t index = uint32_t(entries_.size());
   entries_.push_back(Entry{store(path), hash, PositionDeleteIndex()});
@@ -156,6 +176,11 @@ uint32_t PositionIndexMap::slot(std::string_view path) {
 }
 
 const PositionDeleteIndex* PositionIndexMap::find(std::string_view path) const {
+  if (sorted_) {
+    auto it = std::lower_bound(entries_.begin(), entries_.end(), path,
+                               [](const Entry& e, std::string_view p) { return e.path < p; });
+    return (it != entries_.end() && it->path == path) ? &it->index : nullptr;
+  }
   uint32_t index = probe(path, hash_path(path));
   return index == kSkipSlot ? nullptr : &entries_[index].index;
 }
@@ -235,6 +260,8 @@ void PositionIndexBuilder::add_dictionary(const DictionaryStringColumn& paths, c
   if (!same_dictionary || int64_t(dictionary_slots_.size()) != dictionary.length) {
     check_offsets(dictionary, "file_path dictionary");
     dictionary_slots_.assign(size_t(dictionary.length), 0);
+    // The dictionary bounds the distinct paths of this batch.
+    if (map_.empty()) map_.reserve(size_t(dictionary.length));
   }
   if (paths.indices == nullptr) throw_invalid("iceberg: dictionary file_path without indices");
   if (!all_valid(paths.validity, length)) throw_corrupt("iceberg: position delete with a null file_path");
