@@ -36,6 +36,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -138,9 +139,34 @@ class VariantBuilder {
   void append_primitive(VariantPrimitive id, const void* payload, size_t n);
   void append_variant_at(const Variant& value, int32_t depth_left);
   uint64_t hash_key(std::string_view key) const;
+  /// Key order by unsigned bytes; distinct ids are distinct keys.
+  bool key_less(uint32_t a, uint32_t b) const {
+    if (key_prefixes_[a] != key_prefixes_[b]) return key_prefixes_[a] < key_prefixes_[b];
+    return key(a) < key(b);
+  }
   void grow_table();
 
-  std::vector<uint8_t> value_;
+  // Growable bytes that, unlike std::vector, do not zero-fill on growth.
+  class ByteBuffer {
+   public:
+    uint8_t* data() { return data_.get(); }
+    const uint8_t* data() const { return data_.get(); }
+    size_t size() const { return size_; }
+    void clear() { size_ = 0; }
+    /// New bytes are uninitialised.
+    void resize(size_t n) {
+      if (n > capacity_) grow(n);
+      size_ = n;
+    }
+
+   private:
+    void grow(size_t min_capacity);
+    std::unique_ptr<uint8_t[]> data_;
+    size_t size_ = 0;
+    size_t capacity_ = 0;
+  };
+
+  ByteBuffer value_;
   std::vector<Frame> frames_;
   std::vector<Entry> entries_;
   std::vector<uint32_t> scratch_;
@@ -149,8 +175,9 @@ class VariantBuilder {
   // Dictionary: key i is key_bytes_[key_offsets_[i], key_offsets_[i+1]).
   std::string key_bytes_;
   std::vector<uint32_t> key_offsets_;
-  std::vector<uint32_t> key_slots_;  // slot of each key in table_, to clear cheaply
-  std::vector<uint32_t> table_;      // open addressing: id + 1, 0 = empty
+  std::vector<uint32_t> key_slots_;     // slot of each key in table_, to clear cheaply
+  std::vector<uint64_t> key_prefixes_;  // first 8 key bytes, big-endian, for fast ordering
+  std::vector<uint32_t> table_;         // open addressing: id + 1, 0 = empty
   std::vector<uint8_t> metadata_;
   bool metadata_valid_ = false;
 };

@@ -37,6 +37,7 @@ void VariantBuilder::clear() {
   clear_value();
   for (uint32_t slot : key_slots_) table_[slot] = 0;
   key_slots_.clear();
+  key_prefixes_.clear();
   key_bytes_.clear();
   key_offsets_.resize(1);
   metadata_valid_ = false;
@@ -60,17 +61,37 @@ void VariantBuilder::load_dictionary(const VariantMetadata& metadata) {
 
 uint64_t VariantBuilder::hash_key(std::string_view key) const {
   // 64-bit multiply-xorshift over 8-byte words; keys are short, so this beats
-  // a general-purpose hash on latency.
-  uint64_t h = 0x9E3779B97F4A7C15ull ^ key.size();
-  size_t i = 0;
-  for (; i + 8 <= key.size(); i += 8) {
+  // a general-purpose hash on latency. The tail is read with plain loads
+  // (overlapping where possible) rather than a memcpy into a local, which
+  // would stall on store forwarding.
+  const char* p = key.data();
+  const size_t n = key.size();
+  uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
+  auto load64 = [](const char* q) {
     uint64_t w;
-    std::memcpy(&w, key.data() + i, 8);
-    h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
+    std::memcpy(&w, q, 8);
+    return w;
+  };
+  auto load32 = [](const char* q) {
+    uint32_t w;
+    std::memcpy(&w, q, 4);
+    return uint64_t(w);
+  };
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    h = (h ^ load64(p + i)) * 0xBF58476D1CE4E5B9ull;
     h ^= h >> 31;
   }
   uint64_t tail = 0;
-  std::memcpy(&tail, key.data() + i, key.size() - i);
+  const size_t rest = n - i;
+  if (n >= 8) {
+    if (rest != 0) tail = load64(p + n - 8);
+  } else if (rest >= 4) {
+    tail = load32(p) | load32(p + rest - 4) << 32;
+  } else if (rest != 0) {
+    tail =
+        uint64_t(uint8_t(p[0])) | uint64_t(uint8_t(p[rest / 2])) << 8 | uint64_t(uint8_t(p[rest - 1])) << 16;
+  }
   h = (h ^ tail) * 0x94D049BB133111EBull;
   h ^= h >> 29;
   return h;
@@ -102,6 +123,11 @@ uint32_t VariantBuilder::add_key(std::string_view k) {
   }
   key_bytes_.append(k);
   key_offsets_.push_back(uint32_t(key_bytes_.size()));
+  // First 8 bytes, big-endian, zero-padded: comparing these as integers
+  // orders keys like memcmp does on those bytes.
+  uint64_t prefix = 0;
+  for (size_t i = 0; i < 8; ++i) prefix = prefix << 8 | (i < k.size() ? uint8_t(k[i]) : 0);
+  key_prefixes_.push_back(prefix);
   table_[slot] = id + 1;
   key_slots_.push_back(uint32_t(slot));
   metadata_valid_ = false;
@@ -130,7 +156,15 @@ std::span<const uint8_t> VariantBuilder::metadata() {
 
 std::span<const uint8_t> VariantBuilder::value() const {
   if (!done_) throw_invalid("variant builder has no complete value");
-  return value_;
+  return {value_.data(), value_.size()};
+}
+
+void VariantBuilder::ByteBuffer::grow(size_t min_capacity) {
+  const size_t capacity = std::max(min_capacity, std::max<size_t>(capacity_ * 2, 256));
+  auto bigger = std::make_unique_for_overwrite<uint8_t[]>(capacity);
+  if (size_ != 0) std::memcpy(bigger.get(), data_.get(), size_);
+  data_ = std::move(bigger);
+  capacity_ = capacity;
 }
 
 uint8_t* VariantBuilder::extend(size_t n) {
@@ -297,11 +331,11 @@ void VariantBuilder::finish_object() {
     entries[i].size = (i + 1 < n ? entries[i + 1].offset : data_size) - entries[i].offset;
 
   bool sorted = true;
-  for (uint32_t i = 1; i < n && sorted; ++i) sorted = key(entries[i - 1].key_id) < key(entries[i].key_id);
+  for (uint32_t i = 1; i < n && sorted; ++i) sorted = key_less(entries[i - 1].key_id, entries[i].key_id);
   if (!sorted) {
     std::sort(entries, entries + n, [this](const Entry& a, const Entry& b) {
       if (a.key_id == b.key_id) return a.seq < b.seq;
-      return key(a.key_id) < key(b.key_id);
+      return key_less(a.key_id, b.key_id);
     });
     // Equal keys have equal ids (the dictionary interns them); keep the last.
     uint32_t kept = 0;
