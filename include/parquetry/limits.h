@@ -27,7 +27,7 @@ struct Limits {
   /// Largest dictionary page, uncompressed, in bytes.
   int64_t max_dictionary_size = 1LL << 30;
   /// Most values (levels included) one page may declare.
-  int64_t max_values_per_page = 1LL << 31;
+  int64_t max_values_per_page = 1LL << 28;
   /// Most rows one output batch may hold.
   int64_t max_rows_per_batch = 1LL << 24;
   /// Memory the reader may hold for buffered column chunks and read-ahead.

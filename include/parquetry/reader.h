@@ -1,0 +1,87 @@
+// Reading Parquet files into Arrow-layout batches.
+//
+//   auto reader = parquetry::FileReader::open("taxi.parquet", {.columns = {"fare_amount"}});
+//   auto batches = reader->batches();
+//   parquetry::RecordBatch batch;
+//   while (batches->next(batch)) { ... batch.columns[0] ... }
+//
+// A row group is decoded as a whole (its columns in parallel when
+// `threads` > 1) and handed out as zero-copy slices of `batch_size` rows.
+// Buffers of a row group are reused for the next one once every slice of it
+// has been released, so a streaming scan does not fault in fresh memory.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "parquetry/limits.h"
+#include "parquetry/metadata.h"
+#include "parquetry/schema.h"
+#include "parquetry/table.h"
+
+namespace parquetry {
+
+class RandomAccessSource;
+
+struct ReaderOptions {
+  /// Columns to read, by dotted path; a group's path selects every leaf under
+  /// it. Empty (and no field_ids) = every column.
+  std::vector<std::string> columns;
+  /// Columns to read by Parquet field id (a group's id selects its subtree).
+  std::vector<int32_t> field_ids;
+  /// Row groups to read, in this order; empty = all.
+  std::vector<int32_t> row_groups;
+  /// Rows per batch handed out by batches().
+  int64_t batch_size = 64 * 1024;
+  /// Threads decoding columns of a row group in parallel (1 = the caller's thread only).
+  int threads = 1;
+  /// Map the file instead of reading it with pread.
+  bool use_mmap = true;
+  /// Verify page CRCs where present; a mismatch is a kCorrupt error naming the page.
+  bool verify_crc = false;
+  /// Unit INT96 timestamps are converted to. Nanoseconds (the default) cover
+  /// 1677..2262; Spark files may hold instants outside that range, which
+  /// microseconds represent exactly.
+  ArrowTimeUnit int96_unit = ArrowTimeUnit::kNano;
+  Limits limits;
+};
+
+class FileReader {
+ public:
+  /// Opens a file and reads its footer.
+  static std::unique_ptr<FileReader> open(const std::string& path, ReaderOptions options = {});
+  /// Reads from any source (memory, a custom object-store source...).
+  static std::unique_ptr<FileReader> open(std::shared_ptr<RandomAccessSource> source,
+                                          ReaderOptions options = {});
+  ~FileReader();
+
+  const FileMetaData& metadata() const;
+  /// The file's Parquet schema.
+  const Schema& schema() const;
+  /// The Arrow schema of the batches (the projected top-level fields).
+  std::shared_ptr<const BatchSchema> batch_schema() const;
+  /// Leaf column indexes the projection reads.
+  const std::vector<int32_t>& selected_columns() const;
+  int num_row_groups() const;
+
+  /// Decodes one whole row group (projected) into a batch.
+  RecordBatch read_row_group(int index);
+  /// Streams batches over the selected row groups, in file order.
+  std::unique_ptr<BatchReader> batches();
+  /// Every selected row as one list of batches (one per row group).
+  std::vector<RecordBatch> read_all();
+
+  /// Opaque implementation (declared here so the batch streams can share it).
+  struct Impl;
+
+ private:
+  explicit FileReader(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+/// A zero-copy slice [offset, offset + length) of an array.
+std::shared_ptr<ArrayData> slice(const std::shared_ptr<ArrayData>& array, int64_t offset, int64_t length);
+
+}  // namespace parquetry

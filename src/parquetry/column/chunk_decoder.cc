@@ -1,0 +1,190 @@
+#include "parquetry/column/chunk_decoder.h"
+
+#include <cstring>
+#include <string>
+
+#include "parquetry/column/value_decoders.h"
+#include "parquetry/encoding/bit_unpack.h"
+#include "parquetry/encoding/buffer_append.h"
+#include "parquetry/encoding/rle.h"
+#include "parquetry/error.h"
+
+namespace parquetry {
+
+using encoding::extend;
+
+PhysicalLayout LeafSpec::layout() const {
+  switch (physical_type) {
+    case Type::BOOLEAN: return PhysicalLayout::kBool;
+    case Type::BYTE_ARRAY: return PhysicalLayout::kBinary;
+    default: return PhysicalLayout::kFixed;
+  }
+}
+
+int32_t LeafSpec::width() const {
+  if (physical_type == Type::FIXED_LEN_BYTE_ARRAY) return type_length;
+  return physical_width(physical_type);
+}
+
+Buffer& writable(std::shared_ptr<Buffer>& slot) {
+  if (!slot || slot.use_count() > 1) slot = std::make_shared<Buffer>();
+  return *slot;
+}
+
+void ChunkDecoder::decode(PageReader* pages_or_null, int64_t expected_levels, ChunkValues& out) {
+  if (expected_levels < 0) throw_corrupt("column chunk declares a negative value count");
+  has_dictionary_ = false;
+  dictionary_size_ = 0;
+  out.num_levels = 0;
+  out.num_values = 0;
+  out.null_count = 0;
+  // Reserve from the declared count, but never trust it for more than a
+  // bounded up-front allocation: buffers grow as pages prove their content.
+  const int64_t reserve_levels = std::min<int64_t>(expected_levels, int64_t(1) << 22);
+  auto prepare = [&](std::shared_ptr<Buffer>& slot, bool wanted, int64_t bytes) {
+    if (!wanted) {
+      slot.reset();
+      return;
+    }
+    Buffer& buffer = writable(slot);
+    buffer.clear();
+    buffer.reserve(size_t(bytes));
+  };
+  const bool flat_optional = spec_.flat_optional();
+  prepare(out.def_levels, spec_.max_def > 0 && !flat_optional, reserve_levels * 2);
+  prepare(out.rep_levels, spec_.max_rep > 0, reserve_levels * 2);
+  prepare(out.validity, flat_optional, (reserve_levels + 7) / 8);
+  const PhysicalLayout layout = spec_.layout();
+  prepare(out.values, true,
+          layout == PhysicalLayout::kFixed ? reserve_levels * spec_.width() : reserve_levels);
+  prepare(out.offsets, layout == PhysicalLayout::kBinary, (reserve_levels + 1) * 4);
+  if (out.offsets) {
+    int32_t zero = 0;
+    out.offsets->append(&zero, 4);
+  }
+
+  // A chunk without values (an empty row group) has nothing worth parsing;
+  // some writers leave its page offsets pointing anywhere.
+  if (expected_levels == 0) return;
+  if (pages_or_null == nullptr) throw_invalid("column chunk with values but no page reader");
+  PageReader& pages = *pages_or_null;
+  Page page;
+  while (pages.next(page)) {
+    ErrorLocation where = pages.where();
+    where.page = page.ordinal;
+    where.offset = page.file_offset;
+    try {
+      if (page.type == PageType::DICTIONARY_PAGE) {
+        decode_dictionary(page);
+      } else {
+        decode_data_page(page, out);
+      }
+    } catch (const Error& e) {
+      throw e.with_location(where);
+    }
+  }
+  if (out.num_levels != expected_levels) {
+    throw Error(ErrorCode::kCorrupt,
+                "column chunk declares " + std::to_string(expected_levels) + " values but its pages hold " +
+                    std::to_string(out.num_levels),
+                pages.where());
+  }
+}
+
+void ChunkDecoder::decode_dictionary(const Page& page) {
+  if (page.encoding != Encoding::PLAIN && page.encoding != Encoding::PLAIN_DICTIONARY) {
+    throw_unsupported(std::string("dictionary page encoding ") + std::string(encoding_name(page.encoding)));
+  }
+  dictionary_values_.clear();
+  dictionary_offsets_.clear();
+  int32_t zero = 0;
+  dictionary_offsets_.append(&zero, 4);
+  size_t consumed =
+      decode_plain(spec_, page.body, page.num_values, dictionary_values_, &dictionary_offsets_, 0);
+  (void)consumed;
+  dictionary_size_ = page.num_values;
+  has_dictionary_ = true;
+}
+
+void ChunkDecoder::decode_data_page(const Page& page, ChunkValues& out) {
+  const int64_t n = page.num_values;
+  std::span<const uint8_t> values_data;
+  encoding::LevelDecoder rep_decoder;
+  encoding::LevelDecoder def_decoder;
+  if (page.type == PageType::DATA_PAGE) {
+    std::span<const uint8_t> body = page.body;
+    if (spec_.max_rep > 0)
+      body = body.subspan(size_t(rep_decoder.reset_v1(page.v1_rep_encoding, body, spec_.max_rep, n)));
+    if (spec_.max_def > 0)
+      body = body.subspan(size_t(def_decoder.reset_v1(page.v1_def_encoding, body, spec_.max_def, n)));
+    values_data = body;
+  } else {
+    if (spec_.max_rep > 0) rep_decoder.reset_v2(page.rep_levels, spec_.max_rep);
+    if (spec_.max_def > 0) def_decoder.reset_v2(page.def_levels, spec_.max_def);
+    values_data = page.body;
+  }
+
+  if (spec_.max_rep > 0) {
+    int16_t* levels = reinterpret_cast<int16_t*>(extend(*out.rep_levels, size_t(n) * 2));
+    if (rep_decoder.decode(levels, n) != n)
+      throw_corrupt("page holds fewer repetition levels than its value count");
+    if (n > 0 && out.num_levels == 0 && levels[0] != 0)
+      throw_corrupt("first repetition level of a column chunk is not 0");
+  }
+  int64_t non_null = n;
+  if (spec_.flat_optional()) {
+    Buffer& validity = *out.validity;
+    validity.resize(size_t((out.num_levels + n + 7) / 8));
+    int64_t nulls = 0;
+    if (def_decoder.decode_validity(validity.data(), out.num_levels, n, &nulls) != n) {
+      throw_corrupt("page holds fewer definition levels than its value count");
+    }
+    out.null_count += nulls;
+    non_null = n - nulls;
+  } else if (spec_.max_def > 0) {
+    int16_t* levels = reinterpret_cast<int16_t*>(extend(*out.def_levels, size_t(n) * 2));
+    if (def_decoder.decode(levels, n) != n)
+      throw_corrupt("page holds fewer definition levels than its value count");
+    const int16_t max_def = spec_.max_def;
+    int64_t defined = 0;
+    for (int64_t i = 0; i < n; ++i) defined += levels[i] == max_def;
+    non_null = defined;
+  }
+  if (page.num_nulls >= 0 && page.num_nulls != n - non_null && spec_.max_rep == 0) {
+    throw_corrupt("data page v2 declares " + std::to_string(page.num_nulls) + " nulls but its levels hold " +
+                  std::to_string(n - non_null));
+  }
+  decode_values(page, values_data, non_null, out);
+  out.num_levels += n;
+}
+
+void ChunkDecoder::decode_values(const Page& page, std::span<const uint8_t> data, int64_t count,
+                                 ChunkValues& out) {
+  Buffer* offsets = out.offsets.get();
+  switch (page.encoding) {
+    case Encoding::PLAIN: decode_plain(spec_, data, count, *out.values, offsets, out.num_values); break;
+    case Encoding::PLAIN_DICTIONARY:
+    case Encoding::RLE_DICTIONARY: gather_dictionary(data, count, out); break;
+    default:
+      decode_other(spec_, page.encoding, data, count, *out.values, offsets, out.num_values, scratch_);
+      break;
+  }
+  out.num_values += count;
+}
+
+void ChunkDecoder::gather_dictionary(std::span<const uint8_t> data, int64_t count, ChunkValues& out) {
+  if (!has_dictionary_) throw_corrupt("dictionary-encoded page without a dictionary page");
+  if (count == 0) return;
+  if (data.empty()) throw_corrupt("dictionary-encoded page has no index bit width");
+  const int bit_width = data[0];
+  if (bit_width > 32) throw_corrupt("dictionary index bit width " + std::to_string(bit_width) + " above 32");
+  encoding::RleBitPackedDecoder decoder(data.subspan(1), bit_width);
+  indices_.resize(size_t(count) * 4);
+  uint32_t* indices = indices_.as<uint32_t>();
+  if (decoder.decode(indices, count) != count)
+    throw_corrupt("page holds fewer dictionary indices than values");
+  gather(spec_, indices, count, dictionary_values_, dictionary_offsets_, dictionary_size_, *out.values,
+         out.offsets.get(), out.num_values);
+}
+
+}  // namespace parquetry

@@ -1,0 +1,89 @@
+// Decodes one column chunk (all its pages) into levels and values.
+//
+// Values come out in their physical form, densely (one entry per non-null
+// value), in Arrow-compatible buffers: fixed-width values back to back,
+// booleans as a bitmap, byte arrays as int32 offsets + data. The flat
+// optional column (max_def 1, max_rep 0), the common case, skips levels
+// altogether: definition levels go straight into a validity bitmap.
+// Turning dense values and levels into the final Arrow arrays is the job of
+// the nested/ layer (assemble.h).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "parquetry/metadata.h"
+#include "parquetry/page/page_reader.h"
+#include "parquetry/util/buffer.h"
+
+namespace parquetry {
+
+/// How a leaf's physical values are stored while decoding.
+enum class PhysicalLayout : uint8_t {
+  kFixed,   ///< `width` bytes per value (INT32/INT64/INT96/FLOAT/DOUBLE/FLBA)
+  kBool,    ///< one bit per value
+  kBinary,  ///< int32 offsets + data
+};
+
+struct LeafSpec {
+  Type physical_type = Type::INT32;
+  int32_t type_length = 0;  ///< FIXED_LEN_BYTE_ARRAY width
+  int16_t max_def = 0;
+  int16_t max_rep = 0;
+  /// Decode definition levels straight into a validity bitmap. Only valid for
+  /// a top-level optional primitive (max_def 1, max_rep 0), where the bitmap
+  /// is exactly the column's Arrow validity.
+  bool bitmap_levels = false;
+
+  PhysicalLayout layout() const;
+  int32_t width() const;  ///< bytes per value for kFixed
+  bool flat_optional() const { return bitmap_levels && max_rep == 0 && max_def == 1; }
+};
+
+/// The decoded content of one column chunk. Buffers are shared_ptr so the
+/// assembled Arrow arrays can adopt them without a copy; a decoder reuses a
+/// buffer only when no array still holds it.
+struct ChunkValues {
+  int64_t num_levels = 0;              ///< level entries (== rows when max_rep == 0)
+  int64_t num_values = 0;              ///< non-null values decoded
+  int64_t null_count = 0;              ///< flat optional only: nulls in `validity`
+  std::shared_ptr<Buffer> def_levels;  ///< int16 x num_levels; unset when max_def == 0 or flat optional
+  std::shared_ptr<Buffer> rep_levels;  ///< int16 x num_levels; unset when max_rep == 0
+  std::shared_ptr<Buffer> validity;    ///< flat optional: bitmap of num_levels bits
+  std::shared_ptr<Buffer> values;      ///< fixed: width x num_values; bool: bitmap; binary: data bytes
+  std::shared_ptr<Buffer> offsets;     ///< binary: int32 x (num_values + 1)
+};
+
+/// Decodes the pages of a chunk. One decoder can be reused for many chunks
+/// of the same column (dictionary and scratch buffers are kept).
+class ChunkDecoder {
+ public:
+  explicit ChunkDecoder(LeafSpec spec) : spec_(spec) {}
+
+  /// Reads every page from `pages` into `out` (whose buffers are reused when
+  /// unshared). `expected_levels` is ColumnMetaData.num_values: it sizes the
+  /// buffers up front and is checked against what the pages hold. A chunk
+  /// declaring no values is not read at all (`pages` may then be null).
+  void decode(PageReader* pages, int64_t expected_levels, ChunkValues& out);
+
+ private:
+  void decode_dictionary(const Page& page);
+  void decode_data_page(const Page& page, ChunkValues& out);
+  void decode_values(const Page& page, std::span<const uint8_t> data, int64_t count, ChunkValues& out);
+  void gather_dictionary(std::span<const uint8_t> data, int64_t count, ChunkValues& out);
+
+  LeafSpec spec_;
+  // Dictionary of the current chunk, in the dense layout of values.
+  bool has_dictionary_ = false;
+  int64_t dictionary_size_ = 0;
+  Buffer dictionary_values_;
+  Buffer dictionary_offsets_;
+  Buffer indices_;
+  Buffer scratch_;
+};
+
+/// Returns a buffer that is safe to overwrite: `slot` itself when nobody
+/// else holds it, otherwise a fresh one.
+Buffer& writable(std::shared_ptr<Buffer>& slot);
+
+}  // namespace parquetry

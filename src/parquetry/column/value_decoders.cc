@@ -1,0 +1,210 @@
+#include "parquetry/column/value_decoders.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "parquetry/encoding/bit_unpack.h"
+#include "parquetry/encoding/buffer_append.h"
+#include "parquetry/encoding/byte_stream_split.h"
+#include "parquetry/encoding/delta.h"
+#include "parquetry/encoding/rle.h"
+#include "parquetry/error.h"
+#include "parquetry/util/bit_util.h"
+
+namespace parquetry {
+
+using encoding::extend;
+
+namespace {
+
+[[noreturn]] void too_short(const char* what, int64_t count, size_t available) {
+  throw_corrupt(std::string(what) + ": " + std::to_string(count) + " values do not fit in " +
+                std::to_string(available) + " bytes");
+}
+
+void check_binary_size(size_t total) {
+  if (total > size_t(std::numeric_limits<int32_t>::max())) {
+    throw_limit("byte array data of a column chunk exceeds 2 GiB (32-bit offsets)");
+  }
+}
+
+}  // namespace
+
+size_t decode_plain(const LeafSpec& spec, std::span<const uint8_t> data, int64_t count, Buffer& values,
+                    Buffer* offsets, int64_t values_so_far) {
+  if (count < 0) throw_corrupt("negative value count");
+  switch (spec.layout()) {
+    case PhysicalLayout::kFixed: {
+      const size_t width = size_t(spec.width());
+      if (width == 0 && count > 0 && spec.physical_type == Type::FIXED_LEN_BYTE_ARRAY) {
+        // Zero-width FLBA carries no bytes; nothing to copy.
+        return 0;
+      }
+      const size_t need = size_t(count) * width;
+      if (need > data.size()) too_short("PLAIN values", count, data.size());
+      if (need > 0) std::memcpy(extend(values, need), data.data(), need);
+      return need;
+    }
+    case PhysicalLayout::kBool: {
+      const size_t need = size_t(bits::bytes_for_bits(count));
+      if (need > data.size()) too_short("PLAIN booleans", count, data.size());
+      values.resize(size_t(bits::bytes_for_bits(values_so_far + count)));
+      encoding::copy_bits(data.data(), 0, values.data(), values_so_far, count);
+      return need;
+    }
+    case PhysicalLayout::kBinary: {
+      // The data can be no larger than the page section, so one reservation suffices.
+      encoding::reserve_more(values, data.size());
+      int32_t* out_offsets = reinterpret_cast<int32_t*>(extend(*offsets, size_t(count) * 4));
+      const uint8_t* pos = data.data();
+      const uint8_t* end = pos + data.size();
+      size_t total = values.size();
+      uint8_t* out = values.data();
+      for (int64_t i = 0; i < count; ++i) {
+        if (end - pos < 4)
+          throw_corrupt("PLAIN byte array length runs past the page (value " + std::to_string(i) + ")");
+        uint32_t length = bits::load<uint32_t>(pos);
+        pos += 4;
+        if (length > size_t(end - pos)) {
+          throw_corrupt("PLAIN byte array of " + std::to_string(length) + " bytes runs past the page");
+        }
+        if (length > 0) std::memcpy(out + total, pos, length);
+        pos += length;
+        total += length;
+        out_offsets[i] = int32_t(total);
+      }
+      check_binary_size(total);
+      values.resize(total);
+      return size_t(pos - data.data());
+    }
+  }
+  return 0;
+}
+
+void gather(const LeafSpec& spec, const uint32_t* indices, int64_t count, const Buffer& dictionary_values,
+            const Buffer& dictionary_offsets, int64_t dictionary_size, Buffer& values, Buffer* offsets,
+            int64_t values_so_far) {
+  uint32_t max_index = 0;
+  for (int64_t i = 0; i < count; ++i) max_index = std::max(max_index, indices[i]);
+  if (count > 0 && int64_t(max_index) >= dictionary_size) {
+    throw_corrupt("dictionary index " + std::to_string(max_index) + " out of range (dictionary holds " +
+                  std::to_string(dictionary_size) + " values)");
+  }
+  switch (spec.layout()) {
+    case PhysicalLayout::kFixed: {
+      const size_t width = size_t(spec.width());
+      uint8_t* out = extend(values, size_t(count) * width);
+      const uint8_t* dict = dictionary_values.data();
+      if (width == 4) {
+        auto* out32 = reinterpret_cast<uint32_t*>(out);
+        const auto* dict32 = reinterpret_cast<const uint32_t*>(dict);
+        for (int64_t i = 0; i < count; ++i) out32[i] = dict32[indices[i]];
+      } else if (width == 8) {
+        auto* out64 = reinterpret_cast<uint64_t*>(out);
+        const auto* dict64 = reinterpret_cast<const uint64_t*>(dict);
+        for (int64_t i = 0; i < count; ++i) out64[i] = dict64[indices[i]];
+      } else {
+        for (int64_t i = 0; i < count; ++i)
+          std::memcpy(out + size_t(i) * width, dict + size_t(indices[i]) * width, width);
+      }
+      break;
+    }
+    case PhysicalLayout::kBool: {
+      values.resize(size_t(bits::bytes_for_bits(values_so_far + count)));
+      for (int64_t i = 0; i < count; ++i) {
+        bits::set_bit_to(values.data(), values_so_far + i,
+                         bits::get_bit(dictionary_values.data(), indices[i]));
+      }
+      break;
+    }
+    case PhysicalLayout::kBinary: {
+      const int32_t* dict_offsets = dictionary_offsets.as<int32_t>();
+      size_t added = 0;
+      for (int64_t i = 0; i < count; ++i)
+        added += size_t(dict_offsets[indices[i] + 1] - dict_offsets[indices[i]]);
+      size_t total = values.size();
+      check_binary_size(total + added);
+      uint8_t* out = extend(values, added) - total;
+      int32_t* out_offsets = reinterpret_cast<int32_t*>(extend(*offsets, size_t(count) * 4));
+      const uint8_t* dict = dictionary_values.data();
+      for (int64_t i = 0; i < count; ++i) {
+        const int32_t begin = dict_offsets[indices[i]];
+        const int32_t length = dict_offsets[indices[i] + 1] - begin;
+        if (length > 0) std::memcpy(out + total, dict + begin, size_t(length));
+        total += size_t(length);
+        out_offsets[i] = int32_t(total);
+      }
+      break;
+    }
+  }
+}
+
+void decode_other(const LeafSpec& spec, Encoding encoding, std::span<const uint8_t> data, int64_t count,
+                  Buffer& values, Buffer* offsets, int64_t values_so_far, Buffer& scratch) {
+  switch (encoding) {
+    case Encoding::RLE: {
+      if (spec.layout() != PhysicalLayout::kBool) throw_corrupt("RLE value encoding on a non-boolean column");
+      encoding::Section section = encoding::read_length_prefixed(data);
+      encoding::RleBitPackedDecoder decoder(section.data, 1);
+      values.resize(size_t(bits::bytes_for_bits(values_so_far + count)));
+      int64_t zeros = 0;
+      if (decoder.decode_validity(values.data(), values_so_far, count, &zeros) != count) {
+        throw_corrupt("RLE boolean section holds fewer values than the page");
+      }
+      return;
+    }
+    case Encoding::DELTA_BINARY_PACKED: {
+      int64_t decoded = -1;
+      if (spec.physical_type == Type::INT32) {
+        encoding::DeltaBinaryPackedDecoder<int32_t> decoder(data);
+        decoded = decoder.decode(reinterpret_cast<int32_t*>(extend(values, size_t(count) * 4)), count);
+      } else if (spec.physical_type == Type::INT64) {
+        encoding::DeltaBinaryPackedDecoder<int64_t> decoder(data);
+        decoded = decoder.decode(reinterpret_cast<int64_t*>(extend(values, size_t(count) * 8)), count);
+      } else {
+        break;
+      }
+      if (decoded != count) throw_corrupt("DELTA_BINARY_PACKED section holds fewer values than the page");
+      return;
+    }
+    case Encoding::DELTA_LENGTH_BYTE_ARRAY: {
+      if (spec.layout() != PhysicalLayout::kBinary) break;
+      encoding::DeltaLengthByteArrayDecoder decoder;
+      decoder.reset(data, count);
+      if (decoder.decode(*offsets, values, count) != count) {
+        throw_corrupt("DELTA_LENGTH_BYTE_ARRAY section holds fewer values than the page");
+      }
+      return;
+    }
+    case Encoding::DELTA_BYTE_ARRAY: {
+      encoding::DeltaByteArrayDecoder decoder;
+      decoder.reset(data, count);
+      int64_t decoded = -1;
+      if (spec.layout() == PhysicalLayout::kBinary) {
+        decoded = decoder.decode(*offsets, values, count);
+      } else if (spec.physical_type == Type::FIXED_LEN_BYTE_ARRAY) {
+        decoded =
+            decoder.decode_fixed(extend(values, size_t(count) * size_t(spec.width())), spec.width(), count);
+      } else {
+        break;
+      }
+      if (decoded != count) throw_corrupt("DELTA_BYTE_ARRAY section holds fewer values than the page");
+      return;
+    }
+    case Encoding::BYTE_STREAM_SPLIT: {
+      if (spec.layout() != PhysicalLayout::kFixed || spec.physical_type == Type::INT96) break;
+      encoding::ByteStreamSplitDecoder decoder(data, spec.width());
+      if (decoder.decode(extend(values, size_t(count) * size_t(spec.width())), count) != count) {
+        throw_corrupt("BYTE_STREAM_SPLIT section holds fewer values than the page");
+      }
+      return;
+    }
+    default: break;
+  }
+  throw_unsupported(std::string("value encoding ") + std::string(encoding_name(encoding)) + " for " +
+                    std::string(type_name(spec.physical_type)));
+}
+
+}  // namespace parquetry

@@ -1,0 +1,177 @@
+#include "parquetry/page/page_reader.h"
+
+#include <libdeflate.h>
+
+#include <string>
+
+#include "parquetry/compression/codec.h"
+#include "parquetry/io.h"
+
+namespace parquetry {
+
+int64_t column_chunk_start(const ColumnMetaData& column) {
+  if (column.dictionary_page_offset && *column.dictionary_page_offset > 0 &&
+      *column.dictionary_page_offset < column.data_page_offset) {
+    return *column.dictionary_page_offset;
+  }
+  return column.data_page_offset;
+}
+
+PageReader::PageReader(RandomAccessSource& source, const ColumnMetaData& column, PageReaderOptions options,
+                       ErrorLocation where)
+    : options_(options), where_(std::move(where)), codec_kind_(column.codec) {
+  if (where_.file.empty()) where_.file = source.name();
+  int64_t start = column_chunk_start(column);
+  int64_t length = column.total_compressed_size;
+  if (start < 0 || length < 0 || start > source.size() || length > source.size() - start) {
+    fail("column chunk [" + std::to_string(start) + ", +" + std::to_string(length) +
+         ") lies outside the file of " + std::to_string(source.size()) + " bytes");
+  }
+  if (length > options_.limits.reader_memory_budget) {
+    throw Error(ErrorCode::kLimitExceeded,
+                "column chunk of " + std::to_string(length) + " bytes exceeds the reader memory budget",
+                where_);
+  }
+  chunk_offset_ = start;
+  nominal_length_ = length;
+  source_ = &source;
+  try {
+    chunk_ = source.read(start, length, chunk_storage_);
+    if (codec_kind_ != CompressionCodec::UNCOMPRESSED) codec_ = &thread_codec(codec_kind_);
+  } catch (const Error& e) {
+    throw e.with_location(where_);
+  }
+}
+
+PageReader::~PageReader() = default;
+
+void PageReader::fail(const std::string& message) const {
+  ErrorLocation where = where_;
+  throw Error(ErrorCode::kCorrupt, message, where);
+}
+
+bool PageReader::next(Page& page) {
+  while (position_ < nominal_length_) {
+    ErrorLocation where = where_;
+    where.page = ordinal_;
+    where.offset = chunk_offset_ + position_;
+    try {
+      size_t header_size = 0;
+      std::span<const uint8_t> rest = chunk_.subspan(size_t(position_));
+      if (int64_t(rest.size()) > options_.limits.max_page_header_size) {
+        rest = rest.first(size_t(options_.limits.max_page_header_size));
+      }
+      header_ = decode_page_header(rest, options_.limits, &header_size);
+      const int64_t body_start = position_ + int64_t(header_size);
+      const int64_t compressed = header_.compressed_page_size;
+      const int64_t uncompressed = header_.uncompressed_page_size;
+      if (compressed < 0 || uncompressed < 0) throw_corrupt("negative page size in page header");
+      if (compressed > int64_t(chunk_.size()) - body_start) {
+        // Some old writers under-report total_compressed_size; accept a page
+        // that ends inside the file, as other readers do.
+        const int64_t needed = body_start + compressed;
+        if (compressed > source_->size() - chunk_offset_ - body_start) {
+          throw_corrupt("page body of " + std::to_string(compressed) +
+                        " bytes runs past the end of the file");
+        }
+        chunk_ = source_->read(chunk_offset_, needed, chunk_storage_);
+      }
+      if (uncompressed > options_.limits.max_page_size) {
+        throw_limit("page declares " + std::to_string(uncompressed) +
+                    " uncompressed bytes, above the limit of " +
+                    std::to_string(options_.limits.max_page_size));
+      }
+      std::span<const uint8_t> body = chunk_.subspan(size_t(body_start), size_t(compressed));
+      page = Page{};
+      page.type = header_.type;
+      page.header = &header_;
+      page.ordinal = ordinal_;
+      page.file_offset = chunk_offset_ + position_;
+      position_ = body_start + compressed;
+      if (options_.verify_crc && header_.crc) {
+        uint32_t actual = uint32_t(libdeflate_crc32(0, body.data(), body.size()));
+        if (actual != uint32_t(*header_.crc)) {
+          throw_corrupt("page CRC mismatch (stored " + std::to_string(uint32_t(*header_.crc)) +
+                        ", computed " + std::to_string(actual) + ")");
+        }
+      }
+      auto decompress = [&](std::span<const uint8_t> input, int64_t size) -> std::span<const uint8_t> {
+        if (codec_ == nullptr) {
+          if (int64_t(input.size()) != size) {
+            throw_corrupt("uncompressed page holds " + std::to_string(input.size()) + " bytes, header says " +
+                          std::to_string(size));
+          }
+          return input;
+        }
+        return decompress_page(*codec_, input, size, decompressed_, options_.limits);
+      };
+      switch (header_.type) {
+        case PageType::DICTIONARY_PAGE: {
+          if (!header_.dictionary_page_header) throw_corrupt("dictionary page without its header");
+          const DictionaryPageHeader& dict = *header_.dictionary_page_header;
+          if (dict.num_values < 0) throw_corrupt("negative dictionary size");
+          if (uncompressed > options_.limits.max_dictionary_size) {
+            throw_limit("dictionary page of " + std::to_string(uncompressed) + " bytes exceeds the limit");
+          }
+          page.num_values = dict.num_values;
+          page.encoding = dict.encoding;
+          page.body = decompress(body, uncompressed);
+          break;
+        }
+        case PageType::DATA_PAGE: {
+          if (!header_.data_page_header) throw_corrupt("data page without its header");
+          const DataPageHeader& data = *header_.data_page_header;
+          if (data.num_values < 0) throw_corrupt("negative value count in data page");
+          page.num_values = data.num_values;
+          page.encoding = data.encoding;
+          page.v1_def_encoding = data.definition_level_encoding;
+          page.v1_rep_encoding = data.repetition_level_encoding;
+          page.body = decompress(body, uncompressed);
+          break;
+        }
+        case PageType::DATA_PAGE_V2: {
+          if (!header_.data_page_header_v2) throw_corrupt("data page v2 without its header");
+          const DataPageHeaderV2& data = *header_.data_page_header_v2;
+          if (data.num_values < 0 || data.num_rows < 0 || data.num_nulls < 0 ||
+              data.num_nulls > data.num_values) {
+            throw_corrupt("negative or inconsistent counts in data page v2");
+          }
+          int64_t rep_length = data.repetition_levels_byte_length;
+          int64_t def_length = data.definition_levels_byte_length;
+          if (rep_length < 0 || def_length < 0 || rep_length + def_length > compressed ||
+              rep_length + def_length > uncompressed) {
+            throw_corrupt("level sections of data page v2 exceed the page");
+          }
+          page.num_values = data.num_values;
+          page.num_rows = data.num_rows;
+          page.num_nulls = data.num_nulls;
+          page.encoding = data.encoding;
+          page.rep_levels = body.first(size_t(rep_length));
+          page.def_levels = body.subspan(size_t(rep_length), size_t(def_length));
+          std::span<const uint8_t> values = body.subspan(size_t(rep_length + def_length));
+          int64_t values_size = uncompressed - rep_length - def_length;
+          if (data.compressed() && codec_ != nullptr) {
+            page.body = decompress(values, values_size);
+          } else {
+            if (int64_t(values.size()) != values_size)
+              throw_corrupt("uncompressed v2 values section size mismatch");
+            page.body = values;
+          }
+          break;
+        }
+        case PageType::INDEX_PAGE:
+        default: ++ordinal_; continue;  // carries nothing a reader needs
+      }
+      if (page.num_values > options_.limits.max_values_per_page) {
+        throw_limit("page declares " + std::to_string(page.num_values) + " values, above the limit");
+      }
+      ++ordinal_;
+      return true;
+    } catch (const Error& e) {
+      throw e.with_location(where);
+    }
+  }
+  return false;
+}
+
+}  // namespace parquetry

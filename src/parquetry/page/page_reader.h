@@ -1,0 +1,84 @@
+// Pages of one column chunk: header parsing, CRC verification,
+// decompression and the split of a data page into its level and value
+// sections. Everything above this layer sees decompressed sections only.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "parquetry/error.h"
+#include "parquetry/limits.h"
+#include "parquetry/metadata.h"
+#include "parquetry/util/buffer.h"
+
+namespace parquetry {
+
+class Codec;
+class RandomAccessSource;
+
+/// One decoded page. Spans point into the reader's buffers (or the source's
+/// mapped bytes) and stay valid until the next call of PageReader::next().
+struct Page {
+  PageType type = PageType::DATA_PAGE;
+  const PageHeader* header = nullptr;
+  int64_t ordinal = 0;                  ///< position of the page in its chunk (0-based)
+  int64_t file_offset = 0;              ///< where the page header starts
+  int64_t num_values = 0;               ///< levels in a data page, entries in a dictionary page
+  int64_t num_rows = -1;                ///< data page v2 only
+  int64_t num_nulls = -1;               ///< data page v2 only
+  Encoding encoding = Encoding::PLAIN;  ///< of the values
+  /// v1: the whole decompressed body (levels then values; LevelDecoder::reset_v1 splits it).
+  /// v2: the decompressed values section. Dictionary: the dictionary values.
+  std::span<const uint8_t> body;
+  std::span<const uint8_t> rep_levels;  ///< v2 only: the uncompressed repetition-level section
+  std::span<const uint8_t> def_levels;  ///< v2 only: the uncompressed definition-level section
+  Encoding v1_rep_encoding = Encoding::RLE;
+  Encoding v1_def_encoding = Encoding::RLE;
+};
+
+struct PageReaderOptions {
+  Limits limits;
+  bool verify_crc = false;  ///< check page CRCs where the writer stored them
+};
+
+/// Reads the pages of a column chunk in file order. The chunk's bytes are
+/// fetched with one read (zero-copy for memory and mmap sources).
+class PageReader {
+ public:
+  PageReader(RandomAccessSource& source, const ColumnMetaData& column, PageReaderOptions options,
+             ErrorLocation where);
+  ~PageReader();
+
+  /// Moves to the next dictionary or data page (index pages are skipped).
+  /// Returns false after the last page.
+  bool next(Page& page);
+  /// Where errors are reported (file, row group, column; the page is added per page).
+  const ErrorLocation& where() const { return where_; }
+
+  /// Byte range of the chunk in the file.
+  int64_t chunk_offset() const { return chunk_offset_; }
+  int64_t chunk_length() const { return int64_t(chunk_.size()); }
+
+ private:
+  [[noreturn]] void fail(const std::string& message) const;
+
+  PageReaderOptions options_;
+  ErrorLocation where_;
+  CompressionCodec codec_kind_;
+  Codec* codec_ = nullptr;
+  RandomAccessSource* source_ = nullptr;
+  int64_t nominal_length_ = 0;  ///< total_compressed_size: pages start before this
+  Buffer chunk_storage_;
+  std::span<const uint8_t> chunk_;
+  int64_t chunk_offset_ = 0;
+  int64_t position_ = 0;
+  int64_t ordinal_ = 0;
+  PageHeader header_;
+  Buffer decompressed_;
+};
+
+/// Where a column chunk's pages start: the dictionary page when the offset is
+/// plausible (some writers store 0 or a bogus value), else the first data page.
+int64_t column_chunk_start(const ColumnMetaData& column);
+
+}  // namespace parquetry

@@ -1,0 +1,282 @@
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "parquetry/column/chunk_decoder.h"
+#include "parquetry/error.h"
+#include "parquetry/io.h"
+#include "parquetry/nested/arrow_mapping.h"
+#include "parquetry/nested/assemble.h"
+#include "parquetry/page/page_reader.h"
+#include "parquetry/reader.h"
+#include "parquetry/util/bit_util.h"
+#include "parquetry/util/parallel.h"
+
+namespace parquetry {
+namespace {
+
+// The Arrow field of `node` restricted to the selected leaves; struct
+// children without a selected leaf are dropped. Lists and maps are kept
+// whole once any leaf under them is selected.
+std::optional<Field> projected_field(const SchemaNode& node, const std::vector<bool>& selected,
+                                     const ArrowMappingOptions& mapping) {
+  bool any = false;
+  for (int32_t c = node.first_column(); c < node.first_column() + node.num_columns(); ++c)
+    any |= selected[size_t(c)];
+  if (!any) return std::nullopt;
+  Field field = arrow_field_for(node, mapping);
+  if (node.kind() == NodeKind::kStruct && !node.is_bare_repeated()) {
+    std::vector<Field> children;
+    for (const SchemaNode* child : node.children()) {
+      if (auto projected = projected_field(*child, selected, mapping))
+        children.push_back(std::move(*projected));
+    }
+    field.type.children = std::move(children);
+  }
+  return field;
+}
+
+// Marks every leaf under a kept list/map as selected (they are read whole).
+void widen_selection(const SchemaNode& node, std::vector<bool>& selected) {
+  bool any = false;
+  for (int32_t c = node.first_column(); c < node.first_column() + node.num_columns(); ++c)
+    any |= selected[size_t(c)];
+  if (!any) return;
+  if (node.kind() == NodeKind::kList || node.kind() == NodeKind::kMap || node.is_bare_repeated()) {
+    for (int32_t c = node.first_column(); c < node.first_column() + node.num_columns(); ++c)
+      selected[size_t(c)] = true;
+    return;
+  }
+  for (const SchemaNode* child : node.children()) widen_selection(*child, selected);
+}
+
+int64_t count_nulls(const ArrayData& array, int64_t offset, int64_t length) {
+  if (array.buffers.empty() || !array.buffers[0]) return 0;
+  int64_t nulls = 0;
+  const uint8_t* bitmap = array.buffers[0].data;
+  for (int64_t i = offset; i < offset + length; ++i) nulls += !bits::get_bit(bitmap, i);
+  return nulls;
+}
+
+}  // namespace
+
+std::shared_ptr<ArrayData> slice(const std::shared_ptr<ArrayData>& array, int64_t offset, int64_t length) {
+  if (offset < 0 || length < 0 || offset + length > array->length) throw_invalid("slice outside the array");
+  if (offset == 0 && length == array->length) return array;
+  auto out = std::make_shared<ArrayData>(*array);
+  out->offset = array->offset + offset;
+  out->length = length;
+  out->null_count = array->null_count == 0 ? 0 : count_nulls(*array, out->offset, length);
+  if (array->type->id == TypeId::kNull) out->null_count = length;
+  return out;
+}
+
+struct FileReader::Impl {
+  std::shared_ptr<RandomAccessSource> source;
+  ReaderOptions options;
+  FileMetaData metadata;
+  std::optional<Schema> schema;
+  std::vector<int32_t> selected_columns;
+  std::vector<const SchemaNode*> top_nodes;  // projected top-level fields
+  std::shared_ptr<const BatchSchema> batch_schema;
+  std::vector<std::unique_ptr<ChunkDecoder>> decoders;  // per leaf column
+  std::vector<ChunkValues> chunk_values;                // per leaf column, reused
+  std::vector<DataType> leaf_types;                     // Arrow type of each leaf's values
+
+  void init() {
+    metadata = read_file_metadata(*source, options.limits);
+    schema.emplace(Schema::from_metadata(metadata, options.limits));
+    const size_t num_columns = schema->num_columns();
+    std::vector<bool> selected(num_columns, options.columns.empty() && options.field_ids.empty());
+    for (const std::string& path : options.columns) {
+      std::vector<int32_t> under = schema->columns_under(path);
+      if (under.empty()) throw_invalid("no column named '" + path + "' in " + source->name());
+      for (int32_t c : under) selected[size_t(c)] = true;
+    }
+    for (int32_t id : options.field_ids) {
+      const SchemaNode* node = schema->find_node_by_field_id(id);
+      if (node == nullptr) throw_invalid("no field with id " + std::to_string(id) + " in " + source->name());
+      for (int32_t c = node->first_column(); c < node->first_column() + node->num_columns(); ++c)
+        selected[size_t(c)] = true;
+    }
+    widen_selection(schema->root(), selected);
+    ArrowMappingOptions mapping;
+    mapping.int96_unit = options.int96_unit;
+    auto fields = std::make_shared<BatchSchema>();
+    for (const SchemaNode* child : schema->root().children()) {
+      if (auto field = projected_field(*child, selected, mapping)) {
+        fields->fields.push_back(std::move(*field));
+        top_nodes.push_back(child);
+      }
+    }
+    for (const KeyValue& kv : metadata.key_value_metadata)
+      fields->metadata.emplace_back(kv.key, kv.value.value_or(""));
+    batch_schema = fields;
+    for (size_t c = 0; c < num_columns; ++c) {
+      if (selected[c]) selected_columns.push_back(int32_t(c));
+    }
+    decoders.resize(num_columns);
+    chunk_values.resize(num_columns);
+    leaf_types.resize(num_columns);
+    for (int32_t c : selected_columns) {
+      const ColumnDescriptor& column = schema->column(size_t(c));
+      LeafSpec spec;
+      spec.physical_type = column.physical_type;
+      spec.type_length = column.type_length;
+      spec.max_def = column.max_definition_level;
+      spec.max_rep = column.max_repetition_level;
+      spec.bitmap_levels = column.path_parts.size() == 1 && column.max_definition_level == 1 &&
+                           column.max_repetition_level == 0;
+      decoders[size_t(c)] = std::make_unique<ChunkDecoder>(spec);
+      leaf_types[size_t(c)] = arrow_element_type_for(*column.node, mapping);
+    }
+  }
+
+  RecordBatch read_row_group(int index) {
+    if (index < 0 || index >= int(metadata.row_groups.size())) {
+      throw_invalid("row group " + std::to_string(index) + " does not exist");
+    }
+    const RowGroup& row_group = metadata.row_groups[size_t(index)];
+    if (row_group.columns.size() != schema->num_columns()) {
+      throw Error(ErrorCode::kCorrupt,
+                  "row group has " + std::to_string(row_group.columns.size()) + " column chunks, schema " +
+                      std::to_string(schema->num_columns()) + " leaves",
+                  ErrorLocation{source->name(), "", index, -1, -1});
+    }
+    if (row_group.num_rows < 0)
+      throw Error(ErrorCode::kCorrupt, "negative row count",
+                  ErrorLocation{source->name(), "", index, -1, -1});
+    parallel_for(int64_t(selected_columns.size()), options.threads, [&](int64_t task) {
+      const int32_t c = selected_columns[size_t(task)];
+      const ColumnDescriptor& descriptor = schema->column(size_t(c));
+      ErrorLocation where{source->name(), descriptor.path, index, -1, -1};
+      const ColumnChunk& chunk = row_group.columns[size_t(c)];
+      if (!chunk.meta_data)
+        throw Error(ErrorCode::kUnsupported, "column chunk without metadata (encrypted?)", where);
+      const ColumnMetaData& meta = *chunk.meta_data;
+      if (meta.type != descriptor.physical_type) {
+        throw Error(ErrorCode::kCorrupt, "column chunk type differs from the schema", where);
+      }
+      PageReaderOptions page_options{options.limits, options.verify_crc};
+      ChunkValues& values = chunk_values[size_t(c)];
+      if (meta.num_values == 0) {
+        decoders[size_t(c)]->decode(nullptr, 0, values);
+      } else {
+        PageReader pages(*source, meta, page_options, where);
+        decoders[size_t(c)]->decode(&pages, meta.num_values, values);
+      }
+      try {
+        convert_leaf_values(descriptor, leaf_types[size_t(c)], values);
+      } catch (const Error& e) {
+        throw e.with_location(where);
+      }
+    });
+    std::vector<ChunkValues*> leaves(schema->num_columns(), nullptr);
+    for (int32_t c : selected_columns) leaves[size_t(c)] = &chunk_values[size_t(c)];
+    RecordBatch batch;
+    batch.schema = batch_schema;
+    batch.num_rows = row_group.num_rows;
+    for (size_t f = 0; f < top_nodes.size(); ++f) {
+      auto type = std::make_shared<const DataType>(batch_schema->fields[f].type);
+      ErrorLocation where{source->name(), top_nodes[f]->dotted_path(), index, -1, -1};
+      try {
+        auto array = assemble_field(*top_nodes[f], type, *schema, leaves);
+        if (array->length != row_group.num_rows) {
+          throw_corrupt("column holds " + std::to_string(array->length) + " rows, row group declares " +
+                        std::to_string(row_group.num_rows));
+        }
+        batch.columns.push_back(std::move(array));
+      } catch (const Error& e) {
+        throw e.with_location(where);
+      }
+    }
+    return batch;
+  }
+
+  std::vector<int32_t> row_group_order() const {
+    std::vector<int32_t> order = options.row_groups;
+    if (order.empty()) {
+      for (size_t i = 0; i < metadata.row_groups.size(); ++i) order.push_back(int32_t(i));
+    }
+    return order;
+  }
+};
+
+namespace {
+
+class RowGroupBatches final : public BatchReader {
+ public:
+  RowGroupBatches(FileReader::Impl* impl, std::vector<int32_t> order)
+      : impl_(impl), order_(std::move(order)) {}
+  std::shared_ptr<const BatchSchema> schema() const override { return impl_->batch_schema; }
+  bool next(RecordBatch& out) override {
+    while (position_ >= current_.num_rows) {
+      current_ = RecordBatch{};  // release the previous row group so its buffers can be reused
+      if (next_group_ >= order_.size()) return false;
+      current_ = impl_->read_row_group(order_[next_group_++]);
+      position_ = 0;
+    }
+    const int64_t length = std::min(impl_->options.batch_size, current_.num_rows - position_);
+    out.schema = current_.schema;
+    out.num_rows = length;
+    out.columns.clear();
+    for (const auto& column : current_.columns) out.columns.push_back(slice(column, position_, length));
+    position_ += length;
+    return true;
+  }
+
+ private:
+  FileReader::Impl* impl_;
+  std::vector<int32_t> order_;
+  size_t next_group_ = 0;
+  RecordBatch current_;
+  int64_t position_ = 0;
+};
+
+}  // namespace
+
+FileReader::FileReader(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+FileReader::~FileReader() = default;
+
+std::unique_ptr<FileReader> FileReader::open(const std::string& path, ReaderOptions options) {
+  std::shared_ptr<RandomAccessSource> source;
+  if (options.use_mmap) {
+    source = std::make_shared<MmapSource>(path);
+  } else {
+    source = std::make_shared<FileSource>(path);
+  }
+  return open(std::move(source), std::move(options));
+}
+
+std::unique_ptr<FileReader> FileReader::open(std::shared_ptr<RandomAccessSource> source,
+                                             ReaderOptions options) {
+  if (options.batch_size <= 0) throw_invalid("batch_size must be positive");
+  auto impl = std::make_unique<Impl>();
+  impl->source = std::move(source);
+  impl->options = std::move(options);
+  try {
+    impl->init();
+  } catch (const Error& e) {
+    throw e.with_location(ErrorLocation{impl->source->name(), "", -1, -1, -1});
+  }
+  return std::unique_ptr<FileReader>(new FileReader(std::move(impl)));
+}
+
+const FileMetaData& FileReader::metadata() const { return impl_->metadata; }
+const Schema& FileReader::schema() const { return *impl_->schema; }
+std::shared_ptr<const BatchSchema> FileReader::batch_schema() const { return impl_->batch_schema; }
+const std::vector<int32_t>& FileReader::selected_columns() const { return impl_->selected_columns; }
+int FileReader::num_row_groups() const { return int(impl_->metadata.row_groups.size()); }
+RecordBatch FileReader::read_row_group(int index) { return impl_->read_row_group(index); }
+
+std::unique_ptr<BatchReader> FileReader::batches() {
+  return std::make_unique<RowGroupBatches>(impl_.get(), impl_->row_group_order());
+}
+
+std::vector<RecordBatch> FileReader::read_all() {
+  std::vector<RecordBatch> out;
+  for (int32_t index : impl_->row_group_order()) out.push_back(impl_->read_row_group(index));
+  return out;
+}
+
+}  // namespace parquetry
