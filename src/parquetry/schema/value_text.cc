@@ -272,7 +272,8 @@ std::string format_timestamp(int64_t value, TimeUnit unit, bool utc) {
   if (per_second == 0) return std::to_string(value);
   int64_t per_day = per_second * kSecondsPerDay;
   int64_t days = floor_div(value, per_day);
-  int64_t within_day = value - days * per_day;
+  int64_t within_day = value % per_day;  // not value - days * per_day: that can overflow
+  if (within_day < 0) within_day += per_day;
   std::string out = format_date(days);
   out += 'T';
   append_time_of_day(out, within_day, per_second, fraction_digits(unit));
