@@ -15,7 +15,7 @@ deps:
 peers: deps
 	@bash scripts/install-peers.sh
 
-test: deps
+test: deps peers
 	cmake --preset test >/dev/null
 	cmake --build --preset test -j $(JOBS)
 	ctest --preset test
