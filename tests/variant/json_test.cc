@@ -186,6 +186,41 @@ TEST(VariantJsonTest, StringsAreEscapedAndUnescaped) {
   EXPECT_EQ(parse("\"" + std::string(64, 'x') + "\"").variant().basic_type(), VariantBasicType::kPrimitive);
 }
 
+TEST(VariantJsonTest, EscapesAtEveryPositionOfLongStrings) {
+  // The escaper skips 8 clean bytes at a time; put each special byte at every
+  // offset of a 70-byte string (long form) and check the text round trip.
+  VariantBuilder b;
+  std::string json;
+  for (const char special : {'"', '\\', '\n', '\x01', '\x1f', ' ', '~'}) {
+    for (size_t at = 0; at < 70; ++at) {
+      std::string raw(70, 'a');
+      raw[at] = special;
+      b.clear();
+      b.append_string(raw);
+      const std::vector<uint8_t> bytes(b.value().begin(), b.value().end());
+      json.clear();
+      variant_to_json(Variant(VariantMetadata(), bytes), json);
+      ASSERT_EQ(parse(json).variant().get_string(), raw) << int(special) << " at " << at;
+    }
+  }
+  // Invalid UTF-8 anywhere in a long string is rejected; valid multi-byte text passes.
+  for (size_t at = 0; at < 70; ++at) {
+    std::string raw(70, 'a');
+    raw[at] = '\xC3';
+    b.clear();
+    b.append_string(raw);
+    const std::vector<uint8_t> bytes(b.value().begin(), b.value().end());
+    EXPECT_THROW(variant_to_json(Variant(VariantMetadata(), bytes)), Error) << at;
+    if (at + 1 < 70) {
+      raw[at + 1] = '\xA9';
+      b.clear();
+      b.append_string(raw);
+      const std::vector<uint8_t> ok(b.value().begin(), b.value().end());
+      EXPECT_EQ(parse(variant_to_json(Variant(VariantMetadata(), ok))).variant().get_string(), raw);
+    }
+  }
+}
+
 TEST(VariantJsonTest, DocumentsRoundTrip) {
   const char* docs[] = {
       "null",

@@ -219,6 +219,8 @@ TEST(VariantVectorsTest, ObjectPrimitive) {
   EXPECT_FALSE(v.get_field("missing").has_value());
   EXPECT_FALSE(v.get_field("").has_value());
   EXPECT_FALSE(v.get_field("zzz").has_value());
+  EXPECT_FALSE(v.get_field("int_fielx").has_value());  // same length as a key
+  EXPECT_FALSE(v.get_field("int_field_").has_value());
   // The metadata dictionary is unsorted (Spark's insertion order).
   EXPECT_FALSE(vec.metadata().sorted_strings());
   EXPECT_EQ(vec.metadata().key(0), "int_field");

@@ -17,32 +17,61 @@ namespace {
 
 // ------------------------------------------------------------ Variant -> JSON
 
+// True when any byte of `w` is below 0x20, '"' or '\\' (SWAR: a byte b has
+// its high bit set in (b - k) & ~b exactly when b < k, for k <= 0x80; a byte
+// equal to c becomes zero after xor with c).
+inline bool needs_escape(uint64_t w) {
+  constexpr uint64_t kOnes = 0x0101010101010101ull;
+  constexpr uint64_t kHigh = 0x8080808080808080ull;
+  auto has_zero = [](uint64_t x) { return ((x - kOnes) & ~x & kHigh) != 0; };
+  const bool control = ((w - kOnes * 0x20) & ~w & kHigh) != 0;
+  return control || has_zero(w ^ (kOnes * '"')) || has_zero(w ^ (kOnes * '\\'));
+}
+
 void append_escaped(std::string& out, std::string_view s) {
-  if (!simdjson::validate_utf8(s.data(), s.size())) throw_corrupt("variant string is not valid UTF-8");
   static constexpr char kHex[] = "0123456789abcdef";
   out.push_back('"');
-  size_t run = 0;  // start of the pending run of bytes that need no escape
-  for (size_t i = 0; i < s.size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out.append(s.data() + run, i - run);
-    run = i + 1;
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default: {
-        const char esc[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
-        out.append(esc, 6);
+  const char* p = s.data();
+  const size_t n = s.size();
+  uint64_t high_bits = 0;  // any byte >= 0x80: the text needs a full UTF-8 check
+  size_t run = 0;          // start of the pending run of bytes that need no escape
+  size_t i = 0;
+  while (i < n) {
+    if (i + 8 <= n) {
+      uint64_t w;
+      std::memcpy(&w, p + i, 8);
+      high_bits |= w & 0x8080808080808080ull;
+      if (!needs_escape(w)) {
+        i += 8;
+        continue;
+      }
+    }
+    // Byte at a time through this word (or the tail).
+    const size_t stop = std::min(n, i + 8);
+    for (; i < stop; ++i) {
+      const unsigned char c = static_cast<unsigned char>(p[i]);
+      high_bits |= c & 0x80;
+      if (c >= 0x20 && c != '"' && c != '\\') continue;
+      out.append(p + run, i - run);
+      run = i + 1;
+      switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\b': out += "\\b"; break;
+        case '\f': out += "\\f"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default: {
+          const char esc[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
+          out.append(esc, 6);
+        }
       }
     }
   }
-  out.append(s.data() + run, s.size() - run);
+  out.append(p + run, n - run);
   out.push_back('"');
+  if (high_bits != 0 && !simdjson::validate_utf8(p, n)) throw_corrupt("variant string is not valid UTF-8");
 }
 
 void append_base64(std::string& out, std::span<const uint8_t> bytes) {

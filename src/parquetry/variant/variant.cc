@@ -57,7 +57,18 @@ constexpr VariantType kPrimitiveType[kVariantMaxPrimitiveId + 1] = {
   throw_invalid(std::string("variant value is ") + have + ", not " + wanted);
 }
 
+bool is_ascii(const uint8_t* p, size_t n) {
+  uint64_t high = 0;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) high |= variant_internal::load<uint64_t>(p + i);
+  for (; i < n; ++i) high |= p[i];
+  return (high & 0x8080808080808080ull) == 0;
+}
+
 void check_utf8(const uint8_t* p, size_t n, const char* what) {
+  // Keys and short strings are mostly ASCII: skip simdjson's dispatched
+  // validator for them.
+  if (is_ascii(p, n)) return;
   if (!simdjson::validate_utf8(reinterpret_cast<const char*>(p), n)) {
     throw_corrupt(std::string("variant ") + what + " is not valid UTF-8");
   }
@@ -466,6 +477,15 @@ Variant VariantObject::value(uint32_t i) const {
 }
 
 std::optional<Variant> VariantObject::find(std::string_view wanted) const {
+  if (num_elements_ <= 8) {
+    // Small objects: a linear scan that compares lengths first beats the
+    // binary search's ordered memcmp calls.
+    for (uint32_t i = 0; i < num_elements_; ++i) {
+      const std::string_view k = metadata_.key(read_le(ids_ + uint64_t(i) * id_size_, id_size_));
+      if (k.size() == wanted.size() && std::memcmp(k.data(), wanted.data(), k.size()) == 0) return value(i);
+    }
+    return std::nullopt;
+  }
   uint32_t lo = 0, hi = num_elements_;
   while (lo < hi) {
     const uint32_t mid = lo + (hi - lo) / 2;
