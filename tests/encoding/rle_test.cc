@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -97,6 +98,37 @@ TEST(Rle, RoundTripsEveryWidthInSeveralBatches) {
     }
     ASSERT_EQ(got, v) << "w=" << w;
   }
+}
+
+TEST(Rle, EncodingInPiecesEqualsEncodingAtOnce) {
+  std::mt19937 rng(17);
+  std::vector<uint32_t> v;
+  while (v.size() < 20000) v.insert(v.end(), rng() % 3 == 0 ? 1 + rng() % 30 : 1, uint32_t(rng() % 6));
+  auto whole = encode(v, 3);
+  RleBitPackedEncoder enc(3);
+  size_t pos = 0;
+  for (int step = 0; pos < v.size(); ++step) {
+    size_t c = std::min<size_t>(size_t(1 + (step * 13) % 23), v.size() - pos);
+    if (step % 7 == 3 && std::all_of(v.begin() + long(pos), v.begin() + long(pos + c),
+                                     [&](uint32_t x) { return x == v[pos]; })) {
+      enc.put_repeated(v[pos], int64_t(c));
+    } else {
+      enc.put(v.data() + pos, int64_t(c));
+    }
+    pos += c;
+  }
+  EXPECT_EQ(enc.value_count(), int64_t(v.size()));
+  Buffer pieces;
+  enc.flush_to(pieces);
+  EXPECT_EQ(bytes_of(pieces), whole);
+  // Reusable after flush.
+  enc.put(v.data(), 100);
+  Buffer again;
+  enc.flush_to(again);
+  RleBitPackedDecoder d(again.span(), 3);
+  std::vector<uint32_t> got(100);
+  EXPECT_EQ(d.decode(got.data(), 100), 100);
+  EXPECT_TRUE(std::equal(got.begin(), got.end(), v.begin()));
 }
 
 TEST(Rle, NarrowOutputsForLevelsAndBooleans) {

@@ -206,13 +206,49 @@ void RleBitPackedEncoder::put(const T* values, int64_t n) {
   value_count_ += n;
   int64_t i = 0;
   while (i < n) {
-    uint32_t v = uint32_t(values[i]) & mask;
-    if (run_length_ > 0 && v != run_value_) commit_run();
-    if (run_length_ == 0) run_value_ = v;
-    int64_t j = i + 1;
-    while (j < n && (uint32_t(values[j]) & mask) == v) ++j;
-    run_length_ += j - i;
-    i = j;
+    if (run_length_ > 0) {
+      // Extend the open run; it may continue from the previous call.
+      while (i < n && (uint32_t(values[i]) & mask) == run_value_) {
+        ++run_length_;
+        ++i;
+      }
+      if (i == n) return;
+      commit_run();
+    }
+    // Scan for the next 8 equal values: everything before them is literal
+    // and is staged in bulk, so random data costs one compare per value.
+    int64_t start = i;
+    uint32_t prev = uint32_t(values[i]) & mask;
+    int64_t k = i + 1;
+    for (; k < n; ++k) {
+      uint32_t v = uint32_t(values[k]) & mask;
+      if (v != prev) {
+        start = k;
+        prev = v;
+      } else if (k - start == 7) {
+        break;
+      }
+    }
+    stage_literals(values + i, start - i, mask);
+    run_value_ = prev;
+    run_length_ = (k < n ? k + 1 : n) - start;
+    i = start + run_length_;
+  }
+}
+
+template <typename T>
+void RleBitPackedEncoder::stage_literals(const T* values, int64_t n, uint32_t mask) {
+  while (n > 0) {
+    // literal_count_ stays below the threshold between calls, so the chunk
+    // is positive and the staging buffer (threshold + 32 values) suffices.
+    int64_t c = std::min(n, kLiteralFlushThreshold - literal_count_);
+    literals_.resize(size_t(literal_count_ + c) * 4);
+    uint32_t* dst = literals_.as<uint32_t>() + literal_count_;
+    for (int64_t j = 0; j < c; ++j) dst[j] = uint32_t(values[j]) & mask;
+    literal_count_ += c;
+    values += c;
+    n -= c;
+    if (literal_count_ >= kLiteralFlushThreshold) flush_literals(false);
   }
 }
 

@@ -102,6 +102,8 @@ class RleBitPackedEncoder {
 
  private:
   void commit_run();
+  template <typename T>
+  void stage_literals(const T* values, int64_t n, uint32_t mask);
   void flush_literals(bool final);
   void emit_repeat(uint32_t value, int64_t count);
 
