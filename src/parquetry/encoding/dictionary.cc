@@ -95,7 +95,7 @@ void gather_binary(const int32_t* indices, int64_t n, Buffer& offsets, Buffer& d
   int64_t at = int64_t(base);
   for (int64_t i = 0; i < n; ++i) {
     int64_t len = length_of(indices[i]);
-    std::memcpy(dst, data_of(indices[i]), size_t(len));
+    if (len != 0) std::memcpy(dst, data_of(indices[i]), size_t(len));
     dst += len;
     at += len;
     off[i] = Offset(at);

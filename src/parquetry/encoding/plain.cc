@@ -123,7 +123,7 @@ void PlainDecoder::decode_byte_arrays_impl(Buffer& offsets, Buffer& data, int64_
                         " exceeds the " + std::to_string(end - p) + " bytes that remain",
                     p - 4 - begin_);
     }
-    std::memcpy(dst, p, len);
+    if (len != 0) std::memcpy(dst, p, len);
     dst += len;
     p += len;
     int64_t written = dst - dst_start;
@@ -193,7 +193,7 @@ void encode_offsets(const Offset* offsets, const uint8_t* data, int64_t n, Buffe
     if (len < 0 || len > int64_t(UINT32_MAX))
       throw_invalid("byte array " + std::to_string(i) + " has length " + std::to_string(len));
     bits::store<uint32_t>(dst, uint32_t(len));
-    std::memcpy(dst + 4, data + offsets[i], size_t(len));
+    if (len != 0) std::memcpy(dst + 4, data + offsets[i], size_t(len));
     dst += 4 + len;
   }
 }
