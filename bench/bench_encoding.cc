@@ -150,6 +150,25 @@ void BM_DictionaryIndicesAndGatherInt64(benchmark::State& state) {
 }
 BENCHMARK(BM_DictionaryIndicesAndGatherInt64)->ArgName("dict")->Arg(16)->Arg(1000)->Arg(60000);
 
+void BM_DictionaryDecodeGatherInt64(benchmark::State& state) {
+  const int32_t dict_size = int32_t(state.range(0));
+  std::mt19937 rng(4);
+  std::vector<int64_t> dict(static_cast<size_t>(dict_size));
+  for (auto& v : dict) v = int64_t(rng()) * 7919;
+  std::vector<int32_t> idx(kValues);
+  for (auto& i : idx) i = int32_t(rng() % uint32_t(dict_size));
+  Buffer page;
+  encode_dictionary_indices(idx.data(), kValues, dictionary_index_bit_width(dict_size), page);
+  std::vector<int64_t> out(kValues);
+  for (auto _ : state) {
+    DictionaryIndexDecoder d(page.span(), dict_size);
+    d.decode_gather(dict.data(), out.data(), kValues);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * kValues);
+}
+BENCHMARK(BM_DictionaryDecodeGatherInt64)->ArgName("dict")->Arg(16)->Arg(1000)->Arg(60000);
+
 void BM_DictionaryGatherStrings(benchmark::State& state) {
   std::mt19937 rng(5);
   std::vector<std::string> words;

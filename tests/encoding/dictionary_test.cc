@@ -45,6 +45,48 @@ TEST(Dictionary, Int64BuilderRoundTripThroughPages) {
   EXPECT_EQ(got, v);
 }
 
+TEST(Dictionary, FusedDecodeGather) {
+  std::mt19937 rng(21);
+  std::vector<int32_t> idx(5000);
+  for (size_t i = 0; i < idx.size(); ++i) idx[i] = i % 300 < 100 ? 7 : int32_t(rng() % 50);
+  Buffer page;
+  encode_dictionary_indices(idx.data(), 5000, 6, page);
+  std::vector<double> dict(50);
+  for (size_t i = 0; i < 50; ++i) dict[i] = double(i) * 1.5;
+  DictionaryIndexDecoder d(page.span(), 50);
+  std::vector<double> out(5000);
+  EXPECT_EQ(d.decode_gather(dict.data(), out.data(), 3000), 3000);
+  EXPECT_EQ(d.decode_gather(dict.data(), out.data() + 3000, 2000), 2000);
+  for (size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out[i], double(idx[i]) * 1.5) << i;
+
+  // Views and Arrow binary from a string dictionary.
+  std::vector<std::string> words;
+  for (int i = 0; i < 50; ++i) words.push_back("w" + std::to_string(i * i));
+  std::vector<ByteArrayView> wv;
+  for (auto& w : words) wv.push_back({reinterpret_cast<const uint8_t*>(w.data()), uint32_t(w.size())});
+  DictionaryIndexDecoder dv(page.span(), 50);
+  std::vector<ByteArrayView> views(5000);
+  EXPECT_EQ(dv.decode_gather(wv.data(), views.data(), 5000), 5000);
+  EXPECT_EQ(views[4999].data, wv[size_t(idx[4999])].data);
+  DictionaryIndexDecoder db(page.span(), 50);
+  Buffer offsets, data;
+  EXPECT_EQ(db.decode_gather_byte_arrays(wv.data(), offsets, data, 5000), 5000);
+  const int32_t* o = offsets.as<int32_t>();
+  for (size_t i = 0; i < 5000; ++i) {
+    ASSERT_EQ(std::string(reinterpret_cast<const char*>(data.data()) + o[i], size_t(o[i + 1] - o[i])),
+              words[size_t(idx[i])]);
+  }
+  // Fixed width.
+  DictionaryIndexDecoder df(page.span(), 50);
+  std::vector<uint8_t> fixed(50 * 3), fout(5000 * 3);
+  for (size_t i = 0; i < fixed.size(); ++i) fixed[i] = uint8_t(i);
+  EXPECT_EQ(df.decode_gather_fixed(fixed.data(), 3, fout.data(), 5000), 5000);
+  EXPECT_EQ(fout[3 * 4999 + 2], uint8_t(idx[4999] * 3 + 2));
+  // A bad index surfaces through the fused path too.
+  DictionaryIndexDecoder small(page.span(), 10);
+  EXPECT_THROW(small.decode_gather(dict.data(), out.data(), 5000), Error);
+}
+
 TEST(Dictionary, FloatsCompareByBitPattern) {
   std::vector<float> v = {
       0.0f, -0.0f, std::numeric_limits<float>::quiet_NaN(), 0.0f, std::numeric_limits<float>::quiet_NaN(),

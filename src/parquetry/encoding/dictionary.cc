@@ -41,6 +41,34 @@ int64_t DictionaryIndexDecoder::decode(int32_t* out, int64_t n) {
   return got;
 }
 
+int64_t DictionaryIndexDecoder::decode_gather_fixed(const uint8_t* dictionary, int width, uint8_t* out,
+                                                    int64_t n) {
+  constexpr int64_t kChunk = 1024;
+  int32_t indices[kChunk];
+  int64_t done = 0;
+  while (done < n) {
+    int64_t got = decode(indices, std::min(n - done, kChunk));
+    if (got == 0) break;
+    gather_fixed(dictionary, width, indices, got, out + done * width);
+    done += got;
+  }
+  return done;
+}
+
+int64_t DictionaryIndexDecoder::decode_gather_byte_arrays(const ByteArrayView* dictionary, Buffer& offsets,
+                                                          Buffer& data, int64_t n) {
+  constexpr int64_t kChunk = 1024;
+  int32_t indices[kChunk];
+  int64_t done = 0;
+  while (done < n) {
+    int64_t got = decode(indices, std::min(n - done, kChunk));
+    if (got == 0) break;
+    gather_byte_arrays(dictionary, indices, got, offsets, data);
+    done += got;
+  }
+  return done;
+}
+
 void encode_dictionary_indices(const int32_t* indices, int64_t n, int bit_width, Buffer& out) {
   uint8_t w = uint8_t(bit_width);
   out.append(&w, 1);

@@ -38,6 +38,17 @@ class DictionaryIndexDecoder {
   int64_t skip(int64_t n) { return rle_.skip(n); }
   int bit_width() const { return rle_.bit_width(); }
 
+  /// Decodes up to n indices and writes dictionary[index] for each, going
+  /// through a small stack chunk so the indices stay in L1. T is any
+  /// copyable value type (int32_t, double, ByteArrayView for string views...).
+  template <typename T>
+  int64_t decode_gather(const T* dictionary, T* out, int64_t n);
+  /// As decode_gather for values of `width` bytes (FLBA, INT96).
+  int64_t decode_gather_fixed(const uint8_t* dictionary, int width, uint8_t* out, int64_t n);
+  /// As decode_gather into Arrow binary (see gather_byte_arrays).
+  int64_t decode_gather_byte_arrays(const ByteArrayView* dictionary, Buffer& offsets, Buffer& data,
+                                    int64_t n);
+
  private:
   RleBitPackedDecoder rle_;
   int32_t dictionary_size_ = 0;
@@ -48,6 +59,20 @@ class DictionaryIndexDecoder {
 template <typename T>
 inline void gather(const T* dictionary, const int32_t* indices, int64_t n, T* out) {
   for (int64_t i = 0; i < n; ++i) out[i] = dictionary[indices[i]];
+}
+
+template <typename T>
+int64_t DictionaryIndexDecoder::decode_gather(const T* dictionary, T* out, int64_t n) {
+  constexpr int64_t kChunk = 1024;
+  int32_t indices[kChunk];
+  int64_t done = 0;
+  while (done < n) {
+    int64_t got = decode(indices, n - done < kChunk ? n - done : kChunk);
+    if (got == 0) break;
+    gather(dictionary, indices, got, out + done);
+    done += got;
+  }
+  return done;
 }
 
 /// Gather for values of `width` bytes (FIXED_LEN_BYTE_ARRAY, INT96).
