@@ -1,0 +1,726 @@
+// parquetry_bench: orchestrator (default), child (--child), listing, dataset
+// preparation and run comparison. See docs/benchmarks.md for the method.
+#include "harness.h"
+
+#include <regex.h>
+#include <simdjson.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include "datasets.h"
+#include "json_writer.h"
+#include "machine.h"
+#include "process.h"
+#include "registry.h"
+#include "results.h"
+
+#ifndef PARQUETRY_SOURCE_DIR
+#define PARQUETRY_SOURCE_DIR "."
+#endif
+
+namespace parquetry::bench {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Options {
+  std::vector<std::string> suites;
+  std::string filter;
+  std::multimap<std::string, std::string> param_filters;
+  std::string mode_override;  // "", "avgt", "ss"
+  int warmup = 3;
+  int measure = 5;
+  int forks = 1;
+  double iteration_seconds = 0.5;
+  std::string data_dir;
+  std::string peers_dir = std::string(PARQUETRY_SOURCE_DIR) + "/bench/peers";
+  std::string source_dir = PARQUETRY_SOURCE_DIR;
+  std::string node = "node";
+  std::string json_path;
+  std::string profile = "custom";
+  bool no_peers = false;
+  bool list = false;
+  bool datasets = false;
+  std::vector<std::string> dataset_names;
+  std::vector<std::string> compare;
+  std::string child_out;
+  std::vector<std::string> passthrough;  // --benchmark_* flags for children
+};
+
+// ---------------------------------------------------------------- child side
+
+std::string g_child_out;
+std::optional<ScanResult> g_child_result;
+
+struct ChildRep {
+  int64_t iterations = 0;
+  double real_seconds = 0;
+  double cpu_seconds = 0;
+  double alloc_bytes = -1;
+  double allocs = -1;
+  std::string error;
+};
+
+std::string child_json(const std::vector<ChildRep>& reps, const std::string& error) {
+  JsonWriter out;
+  out.begin_object().key("reps").begin_array();
+  for (const ChildRep& r : reps) {
+    out.begin_object();
+    out.key("iterations").value(r.iterations);
+    out.key("real_seconds").value(r.real_seconds);
+    out.key("cpu_seconds").value(r.cpu_seconds);
+    out.key("alloc_bytes").value(r.alloc_bytes);
+    out.key("allocs").value(r.allocs);
+    out.end_object();
+  }
+  out.end_array();
+  out.key("result");
+  g_child_result ? out.raw(scan_result_to_json(*g_child_result)) : out.null();
+  out.key("error").value(error);
+  out.end_object();
+  return out.str();
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file << text;
+  if (!file) throw std::runtime_error("cannot write " + path);
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw std::runtime_error("cannot read " + path);
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+// Allocation figures for plain BENCHMARK(...) cases, which have no measure():
+// Google Benchmark 1.7 re-runs each repetition for min(16, iterations)
+// iterations between Start() and Stop(). The totals are kept here, one per
+// repetition in order, because the Run::memory_result pointers of 1.7.1 can
+// dangle once there are several repetitions.
+class CountingMemoryManager : public benchmark::MemoryManager {
+ public:
+  void Start() override { reset_alloc_counters(); }
+  void Stop(Result& result) override {
+    const AllocCounts counts = read_alloc_counters();
+    result.num_allocs = counts.allocations;
+    result.total_allocated_bytes = counts.bytes;
+    result.max_bytes_used = 0;
+    result.net_heap_growth = 0;  // not tracked: the harness reports totals, not live bytes
+    totals.push_back(counts);
+  }
+  void Stop(Result* result) override { Stop(*result); }
+  std::vector<AllocCounts> totals;
+};
+
+class CollectingReporter : public benchmark::BenchmarkReporter {
+ public:
+  explicit CollectingReporter(const CountingMemoryManager* memory) : memory_(memory) {}
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& run : runs) {
+      if (run.run_type != Run::RT_Iteration) continue;
+      ChildRep rep;
+      rep.iterations = run.iterations;
+      rep.real_seconds = run.real_accumulated_time;
+      rep.cpu_seconds = run.cpu_accumulated_time;
+      if (run.error_occurred) rep.error = run.error_message;
+      auto bytes = run.counters.find("pq_alloc_bytes");
+      auto allocs = run.counters.find("pq_allocs");
+      if (bytes != run.counters.end() && allocs != run.counters.end()) {
+        rep.alloc_bytes = bytes->second.value;
+        rep.allocs = allocs->second.value;
+      } else if (memory_ != nullptr && reps.size() < memory_->totals.size() && run.iterations > 0) {
+        // Scale the memory run's totals to the measured iteration count.
+        const AllocCounts& totals = memory_->totals[reps.size()];
+        const double scale =
+            static_cast<double>(run.iterations) / static_cast<double>(std::min<int64_t>(16, run.iterations));
+        rep.alloc_bytes = static_cast<double>(totals.bytes) * scale;
+        rep.allocs = static_cast<double>(totals.allocations) * scale;
+      }
+      reps.push_back(rep);
+    }
+  }
+  std::vector<ChildRep> reps;
+
+ private:
+  const CountingMemoryManager* memory_;
+};
+
+std::string regex_escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (std::string_view(".^$|()[]{}*+?\\").find(c) != std::string_view::npos) out.push_back('\\');
+    out.push_back(c);
+  }
+  return out;
+}
+
+std::vector<char*> to_argv(std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  return argv;
+}
+
+int run_child(const Options& options, const std::string& case_name, const std::string& self) {
+  g_child_out = options.child_out;
+  const CaseInfo info = describe(case_name);
+  std::vector<std::string> args = {self, "--benchmark_filter=^" + regex_escape(case_name) + "$"};
+  for (const std::string& flag : options.passthrough) args.push_back(flag);
+  int argc = static_cast<int>(args.size());
+  std::vector<char*> argv = to_argv(args);
+  benchmark::Initialize(&argc, argv.data());
+  CountingMemoryManager memory_manager;
+  if (!info.api) benchmark::RegisterMemoryManager(&memory_manager);
+  CollectingReporter reporter(info.api ? nullptr : &memory_manager);
+  const size_t ran = benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::RegisterMemoryManager(nullptr);
+  std::string error;
+  for (const ChildRep& rep : reporter.reps) {
+    if (!rep.error.empty()) error = rep.error;
+  }
+  if (ran == 0) error = "no benchmark named " + case_name;
+  write_file(options.child_out, child_json(reporter.reps, error));
+  benchmark::Shutdown();
+  return error.empty() ? 0 : 1;
+}
+
+// ---------------------------------------------------------- parent side
+
+std::vector<std::string> list_benchmarks(const std::string& self) {
+  std::vector<std::string> args = {self, "--benchmark_list_tests=true"};
+  int argc = static_cast<int>(args.size());
+  std::vector<char*> argv = to_argv(args);
+  benchmark::Initialize(&argc, argv.data());
+  std::ostringstream names;
+  benchmark::ConsoleReporter reporter;
+  reporter.SetOutputStream(&names);
+  reporter.SetErrorStream(&names);
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  std::vector<std::string> out;
+  std::istringstream lines(names.str());
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (!line.empty()) out.push_back(line);
+  }
+  return out;
+}
+
+bool lower_equal(std::string a, std::string b) {
+  for (char& c : a) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : b) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return a == b;
+}
+
+// POSIX extended regular expression search (std::regex trips GCC 12 warnings).
+bool regex_matches(const std::string& pattern, const std::string& text) {
+  regex_t compiled;
+  if (regcomp(&compiled, pattern.c_str(), REG_EXTENDED | REG_NOSUB) != 0) {
+    throw std::invalid_argument("invalid --filter regex: " + pattern);
+  }
+  const bool found = regexec(&compiled, text.c_str(), 0, nullptr, 0) == 0;
+  regfree(&compiled);
+  return found;
+}
+
+bool selected(const Options& options, const CaseInfo& info) {
+  if (!options.suites.empty()) {
+    bool any = false;
+    for (const std::string& suite : options.suites) any = any || lower_equal(suite, info.suite);
+    if (!any) return false;
+  }
+  if (!options.filter.empty() && !regex_matches(options.filter, info.full_name)) return false;
+  // JMH -p semantics: a parameter filter only constrains cases that have the parameter.
+  std::set<std::string> keys;
+  for (const auto& entry : options.param_filters) keys.insert(entry.first);
+  for (const std::string& key : keys) {
+    auto [begin, end] = options.param_filters.equal_range(key);
+    std::optional<std::string> have;
+    for (const auto& [k, v] : info.params) {
+      if (k == key) have = v;
+    }
+    if (!info.api) {
+      // Plain benchmarks name arguments "key:value" when they use ArgNames.
+      const std::string text = "/" + info.params_text + "/";
+      const std::string marker = "/" + key + ":";
+      const auto at = text.find(marker);
+      if (at != std::string::npos) {
+        const auto start = at + marker.size();
+        have = text.substr(start, text.find('/', start) - start);
+      }
+    }
+    if (!have) continue;
+    bool match = false;
+    for (auto it = begin; it != end; ++it) match = match || it->second == *have;
+    if (!match) return false;
+  }
+  return true;
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return buffer;
+}
+
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+  return text;
+}
+
+struct PeerRun {
+  bool ok = false;
+  std::string message;
+  std::vector<double> timings_ns;
+  std::optional<ScanResult> result;
+  std::string version;
+  long peak_rss_kb = 0;
+};
+
+PeerRun run_peer(const Options& options, const TablePeer& peer, const Params& params) {
+  PeerRun run;
+  std::vector<std::string> argv;
+  if (fs::path(peer.spec.script).is_absolute()) {
+    argv.push_back(peer.spec.script);
+  } else {
+    argv = {options.node, (fs::path(options.peers_dir) / peer.spec.script).string()};
+  }
+  for (std::string arg : peer.spec.args) {
+    arg = replace_all(arg, "{data_dir}", options.data_dir);
+    for (const auto& [key, value] : params) arg = replace_all(arg, "{" + key + "}", value);
+    argv.push_back(arg);
+  }
+  argv.insert(argv.end(), {"--warmup", std::to_string(options.warmup), "--reps",
+                           std::to_string(std::max(1, options.measure * options.forks))});
+  std::string command;
+  for (const std::string& a : argv) command += (command.empty() ? "" : " ") + a;
+  std::cerr << "# Peer: " << command << "\n";
+  ProcessResult process;
+  try {
+    process = run_process(argv, true);
+  } catch (const std::exception& e) {
+    run.message = e.what();
+    return run;
+  }
+  run.peak_rss_kb = process.peak_rss_kb;
+  if (process.exit_code != 0) {
+    run.message = "peer exited with status " + std::to_string(process.exit_code) + ": " + command;
+    return run;
+  }
+  // The JSON object is the last non-empty line of the output.
+  std::string json = process.out;
+  while (!json.empty() && (json.back() == '\n' || json.back() == ' ')) json.pop_back();
+  const auto newline = json.rfind('\n');
+  if (newline != std::string::npos) json = json.substr(newline + 1);
+  try {
+    simdjson::dom::parser parser;
+    simdjson::padded_string padded(json);
+    simdjson::dom::element doc = parser.parse(padded);
+    for (simdjson::dom::element t : doc["timings_ns"].get_array()) run.timings_ns.push_back(t.get_double());
+    simdjson::dom::element version;
+    if (doc["version"].get(version) == simdjson::SUCCESS && version.is_string()) {
+      run.version = std::string(std::string_view(version.get_string().value()));
+    }
+    simdjson::dom::element result;
+    if (doc["result"].get(result) == simdjson::SUCCESS && !result.is_null()) {
+      run.result = scan_result_from_json(simdjson::to_string(result));
+    }
+  } catch (const std::exception& e) {
+    run.message = std::string("peer printed no valid JSON (") + e.what() + "): " + command;
+    return run;
+  }
+  run.ok = true;
+  return run;
+}
+
+// Runs every fork of one case and turns the measured repetitions into a row.
+Row run_case(const Options& options, const CaseInfo& info, const std::string& self, int index, int total) {
+  Row row;
+  row.benchmark = info.full_name;
+  row.suite = info.suite;
+  row.table = info.table;
+  row.case_name = info.case_name;
+  row.params = info.params;
+  row.params_text = info.params_text;
+  if (info.baseline) row.baseline = "self";
+  const bool single_shot = options.mode_override.empty() ? info.single_shot : options.mode_override == "ss";
+  row.mode = single_shot ? "ss" : "avgt";
+  double total_bytes = 0, total_allocs = 0, total_iterations = 0;
+  bool have_allocs = true;
+  const int repetitions = options.warmup + options.measure;
+  for (int fork = 1; fork <= options.forks; ++fork) {
+    std::cerr << "# Run " << index << "/" << total << ": " << info.full_name << " (fork " << fork << "/"
+              << options.forks << ", " << row.mode << ", " << options.warmup << " warmup + "
+              << options.measure << " measured)\n";
+    const std::string out_path = (fs::temp_directory_path() / ("parquetry-bench-" + std::to_string(getpid()) +
+                                                               "-" + std::to_string(index) + ".json"))
+                                     .string();
+    std::vector<std::string> argv = {
+        self,
+        "--child",
+        out_path,
+        "--case",
+        info.full_name,
+        "--benchmark_repetitions=" + std::to_string(repetitions),
+        "--benchmark_min_time=" +
+            (single_shot ? std::string("0.000000001") : std::to_string(options.iteration_seconds))};
+    for (const std::string& flag : options.passthrough) argv.push_back(flag);
+    fs::remove(out_path);
+    ProcessResult process = run_process(argv, false);
+    row.peak_rss_kb = std::max(row.peak_rss_kb, process.peak_rss_kb);
+    std::string text;
+    try {
+      text = read_file(out_path);
+      fs::remove(out_path);
+    } catch (const std::exception&) {
+      row.ok = false;
+      row.message = "fork " + std::to_string(fork) + " exited with status " +
+                    std::to_string(process.exit_code) + " without a result";
+      return row;
+    }
+    simdjson::dom::parser parser;
+    simdjson::padded_string padded(text);
+    simdjson::dom::element doc = parser.parse(padded);
+    const std::string error(std::string_view(doc["error"].get_string().value()));
+    if (!error.empty() || process.exit_code != 0) {
+      row.ok = false;
+      row.message = error.empty() ? "fork exited with status " + std::to_string(process.exit_code) : error;
+      return row;
+    }
+    std::vector<simdjson::dom::element> reps;
+    for (simdjson::dom::element rep : doc["reps"].get_array()) reps.push_back(rep);
+    // The first `warmup` repetitions warm caches, JIT-like lazy setup and the
+    // iteration-count estimate; only the rest count (at least one).
+    const size_t skip =
+        std::min<size_t>(static_cast<size_t>(options.warmup), reps.empty() ? 0 : reps.size() - 1);
+    for (size_t i = skip; i < reps.size(); ++i) {
+      const double iterations = reps[i]["iterations"].get_double();
+      const double seconds = reps[i]["real_seconds"].get_double();
+      row.samples_ns.push_back(seconds * 1e9 / iterations);
+      const double bytes = reps[i]["alloc_bytes"].get_double();
+      const double allocs = reps[i]["allocs"].get_double();
+      if (bytes < 0) have_allocs = false;
+      total_bytes += bytes;
+      total_allocs += allocs;
+      total_iterations += iterations;
+    }
+    simdjson::dom::element result = doc["result"];
+    if (!result.is_null() && fork == 1) {
+      row.result_json = simdjson::to_string(result);
+    }
+  }
+  row.summary = summarize(row.samples_ns);
+  if (have_allocs && total_iterations > 0) {
+    row.bytes_per_op = total_bytes / total_iterations;
+    row.allocs_per_op = total_allocs / total_iterations;
+  }
+  return row;
+}
+
+void print_usage() {
+  std::cout <<
+      R"(parquetry_bench: JMH-style runner over the Google Benchmark suites (docs/benchmarks.md)
+
+  parquetry_bench [options]            run the selected cases, print tables
+  parquetry_bench --list               list the cases (after --suite/--filter/--param)
+  parquetry_bench --datasets [names]   generate (or reuse) datasets and their DuckDB Parquet files
+  parquetry_bench --compare A.json B.json   per-case ratios between two runs
+
+options:
+  --suite NAME          only this suite (repeatable)
+  --filter REGEX        only cases whose name matches
+  --param k=v           only these parameter values (repeatable, JMH -p)
+  --mode avgt|ss        force average-time or single-shot mode
+  --warmup N            warmup repetitions per fork (3)
+  --measure N           measured repetitions per fork (5)
+  --forks N             separate processes per case (1)
+  --time SECONDS        minimum time of one average-time repetition (0.5)
+  --json FILE           write the results file
+  --profile NAME        recorded in the results (quick, full, ...)
+  --data-dir DIR        dataset folder (default /dev/shm/parquetry-bench)
+  --peers-dir DIR       peer scripts (default <source>/bench/peers)
+  --node PATH           node executable (node)
+  --no-peers            skip peer rows and result checks
+  --benchmark_*         passed to Google Benchmark in every fork
+)";
+}
+
+Options parse_options(int argc, char** argv) {
+  Options o;
+  auto need = [&](int& i) -> std::string {
+    if (i + 1 >= argc) throw std::invalid_argument(std::string(argv[i]) + " needs a value");
+    return argv[++i];
+  };
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--suite") {
+      o.suites.push_back(need(i));
+    } else if (a == "--filter") {
+      o.filter = need(i);
+    } else if (a == "--param") {
+      const std::string kv = need(i);
+      const auto eq = kv.find('=');
+      if (eq == std::string::npos) throw std::invalid_argument("--param wants key=value, got " + kv);
+      o.param_filters.emplace(kv.substr(0, eq), kv.substr(eq + 1));
+    } else if (a == "--mode") {
+      o.mode_override = need(i);
+      if (o.mode_override != "avgt" && o.mode_override != "ss") throw std::invalid_argument("--mode avgt|ss");
+    } else if (a == "--warmup") {
+      o.warmup = std::stoi(need(i));
+    } else if (a == "--measure") {
+      o.measure = std::max(1, std::stoi(need(i)));
+    } else if (a == "--forks") {
+      o.forks = std::max(1, std::stoi(need(i)));
+    } else if (a == "--time") {
+      o.iteration_seconds = std::stod(need(i));
+    } else if (a == "--json") {
+      o.json_path = need(i);
+    } else if (a == "--profile") {
+      o.profile = need(i);
+    } else if (a == "--data-dir") {
+      o.data_dir = need(i);
+    } else if (a == "--peers-dir") {
+      o.peers_dir = need(i);
+    } else if (a == "--node") {
+      o.node = need(i);
+    } else if (a == "--no-peers") {
+      o.no_peers = true;
+    } else if (a == "--list") {
+      o.list = true;
+    } else if (a == "--datasets") {
+      o.datasets = true;
+      while (i + 1 < argc && argv[i + 1][0] != '-') o.dataset_names.push_back(argv[++i]);
+    } else if (a == "--compare") {
+      o.compare.push_back(need(i));
+      o.compare.push_back(need(i));
+    } else if (a == "--child") {
+      o.child_out = need(i);
+    } else if (a == "--case") {
+      o.filter = need(i);
+    } else if (a.rfind("--benchmark_", 0) == 0) {
+      o.passthrough.push_back(a);
+    } else if (a == "--help" || a == "-h") {
+      print_usage();
+      std::exit(0);
+    } else {
+      throw std::invalid_argument("unknown option " + a + " (see --help)");
+    }
+  }
+  return o;
+}
+
+std::vector<DatasetFact> dataset_facts(const std::string& data_dir) {
+  std::vector<DatasetFact> facts;
+  for (const std::string& name : datasets::dataset_names()) {
+    const datasets::DatasetFile stamp = datasets::read_stamp(data_dir, name);
+    if (stamp.path.empty()) continue;
+    facts.push_back(DatasetFact{stamp.name, stamp.path, stamp.params_key, stamp.content_checksum,
+                                stamp.file_checksum, stamp.rows, stamp.bytes});
+  }
+  return facts;
+}
+
+int run_orchestrator(const Options& options, const std::string& self) {
+  std::vector<CaseInfo> cases;
+  for (const std::string& name : list_benchmarks(self)) {
+    CaseInfo info = describe(name);
+    if (selected(options, info)) cases.push_back(std::move(info));
+  }
+  if (options.list) {
+    for (const CaseInfo& info : cases) {
+      std::cout << info.full_name << "  [suite " << info.suite << ", table " << info.table
+                << (peer_of(info.table) ? ", peer " + peer_of(info.table)->spec.name : "") << "]\n";
+    }
+    return 0;
+  }
+  if (cases.empty()) {
+    std::cerr << "parquetry_bench: no case matches the selection\n";
+    return 2;
+  }
+  RunResults results;
+  results.created = utc_now();
+  results.settings =
+      RunSettings{options.profile,           options.warmup,       options.measure, options.forks,
+                  options.iteration_seconds, options.mode_override};
+  results.machine = gather_machine_facts(options.source_dir, options.node);
+  results.datasets = dataset_facts(options.data_dir);
+
+  // Tables in order of first appearance; each table runs its cases, then its peer.
+  std::vector<std::string> table_order;
+  std::map<std::string, std::vector<const CaseInfo*>> by_table;
+  for (const CaseInfo& info : cases) {
+    if (!by_table.count(info.table)) table_order.push_back(info.table);
+    by_table[info.table].push_back(&info);
+  }
+  int index = 0;
+  int failures = 0;
+  std::set<std::string> peer_versions;
+  for (const std::string& table : table_order) {
+    std::vector<Row> rows;
+    for (const CaseInfo* info : by_table[table])
+      rows.push_back(run_case(options, *info, self, ++index, static_cast<int>(cases.size())));
+    const TablePeer* peer = options.no_peers ? nullptr : peer_of(table);
+    if (peer != nullptr) {
+      // One peer run per distinct parameter combination among the table's cases.
+      std::vector<Params> combos;
+      for (const CaseInfo* info : by_table[table]) {
+        if (std::find(combos.begin(), combos.end(), info->params) == combos.end())
+          combos.push_back(info->params);
+      }
+      for (const Params& params : combos) {
+        Row peer_row;
+        peer_row.suite = by_table[table].front()->suite;
+        peer_row.table = table;
+        peer_row.case_name = peer->spec.name;
+        peer_row.params = params;
+        for (const auto& [k, v] : params)
+          peer_row.params_text += (peer_row.params_text.empty() ? "" : " ") + k + "=" + v;
+        peer_row.benchmark = table + ":" + peer->spec.name;
+        for (const auto& [k, v] : params) peer_row.benchmark += "/" + k + "=" + v;
+        peer_row.engine = peer->spec.name;
+        peer_row.is_peer = true;
+        peer_row.mode = "avgt";
+        PeerRun run = run_peer(options, *peer, params);
+        peer_row.peak_rss_kb = run.peak_rss_kb;
+        if (!run.version.empty()) peer_versions.insert(peer->spec.name + " " + run.version);
+        if (!run.ok) {
+          peer_row.ok = false;
+          peer_row.message = run.message;
+        } else {
+          // The peer's warmups happen inside its own process; every timing it prints counts.
+          peer_row.samples_ns = run.timings_ns;
+          peer_row.summary = summarize(run.timings_ns);
+        }
+        // A case's timing only counts when its answer equals the peer's.
+        for (Row& row : rows) {
+          if (row.is_peer || row.params != params || !row.ok) continue;
+          const std::string& result_json = row.result_json;
+          if (!run.ok) {
+            row.ok = false;
+            row.message = "peer " + peer->spec.name + " failed, result cannot be checked";
+          } else if (!run.result) {
+            row.ok = false;
+            row.message = "peer " + peer->spec.name + " printed no result";
+          } else if (result_json.empty()) {
+            row.ok = false;
+            row.message =
+                "case reported no result (CaseContext::set_result) to compare with " + peer->spec.name;
+          } else {
+            const auto diffs = compare_scan_results(scan_result_from_json(result_json), *run.result);
+            if (diffs.empty()) {
+              row.verified = true;
+            } else {
+              row.ok = false;
+              row.message = "RESULT MISMATCH with " + peer->spec.name + ":";
+              for (const std::string& d : diffs) row.message += "\n    " + d;
+            }
+          }
+        }
+        rows.push_back(std::move(peer_row));
+      }
+    }
+    assign_baselines(rows);
+    std::vector<const Row*> view;
+    for (const Row& row : rows) {
+      view.push_back(&row);
+      if (!row.ok) ++failures;
+    }
+    std::cout << "\n== " << table << "\n" << format_table(view) << std::flush;
+    for (Row& row : rows) results.rows.push_back(std::move(row));
+  }
+  for (const std::string& v : peer_versions)
+    results.peer_versions += (results.peer_versions.empty() ? "" : ", ") + v;
+  if (!options.json_path.empty()) {
+    fs::path path(options.json_path);
+    if (path.has_parent_path()) fs::create_directories(path.parent_path());
+    write_file(options.json_path, results_to_json(results));
+    std::cerr << "# Results: " << options.json_path << "\n";
+  }
+  if (failures > 0) {
+    std::cerr << "parquetry_bench: " << failures << " case(s) FAILED (see the FAILED lines above)\n";
+    return 1;
+  }
+  return 0;
+}
+
+int run_datasets(const Options& options) {
+  std::vector<std::string> names =
+      options.dataset_names.empty() ? datasets::dataset_names() : options.dataset_names;
+  fs::create_directories(options.data_dir);
+  for (const std::string& name : names) {
+    const auto start = std::chrono::steady_clock::now();
+    datasets::DatasetFile file =
+        datasets::ensure_dataset(name, options.data_dir, options.peers_dir, options.node);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::cout << "dataset " << name << ": " << file.path << " (" << file.rows << " rows, " << file.bytes
+              << " bytes, content " << file.content_checksum << ", file " << file.file_checksum << ") "
+              << (file.reused ? "reused" : "generated") << " in "
+              << format_double(std::round(seconds * 10) / 10) << " s\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::string data_dir() {
+  const char* dir = std::getenv("PARQUETRY_BENCH_DATA_DIR");
+  return dir != nullptr ? dir : datasets::default_data_dir("bench-results/data");
+}
+
+void record_case_result(ScanResult result) { g_child_result = std::move(result); }
+
+void fail_case(const std::string& message) {
+  std::cerr << "parquetry_bench: case failed: " << message << "\n";
+  if (!g_child_out.empty()) {
+    try {
+      write_file(g_child_out, child_json({}, message));
+    } catch (const std::exception&) {
+    }
+  }
+  std::fflush(nullptr);
+  _exit(3);
+}
+
+int run_main(int argc, char** argv) {
+  try {
+    Options options = parse_options(argc, argv);
+    if (options.data_dir.empty()) options.data_dir = data_dir();
+    setenv("PARQUETRY_BENCH_DATA_DIR", options.data_dir.c_str(), 1);
+    register_api_cases();
+    const std::string self = self_executable();
+    if (!options.compare.empty()) {
+      std::cout << format_comparison(rows_from_json_file(options.compare[0]),
+                                     rows_from_json_file(options.compare[1]), options.compare[0],
+                                     options.compare[1]);
+      return 0;
+    }
+    if (options.datasets) return run_datasets(options);
+    if (!options.child_out.empty()) return run_child(options, options.filter, self);
+    return run_orchestrator(options, self);
+  } catch (const std::exception& e) {
+    std::cerr << "parquetry_bench: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace parquetry::bench

@@ -1,0 +1,134 @@
+// End-to-end checks of the harness through bench_fixture (fixture/): the
+// allocation counter, result files and the peer-equality check.
+#include <gtest/gtest.h>
+#include <simdjson.h>
+
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "alloc_counter.h"
+#include "process.h"
+#include "results.h"
+#include "test_support.h"
+
+namespace parquetry::bench {
+namespace {
+
+struct FixtureRun {
+  ProcessResult process;
+  std::vector<Row> rows;
+};
+
+FixtureRun run_fixture(const std::vector<std::string>& extra) {
+  const std::string json = (parquetry::testing::temp_dir() / "results.json").string();
+  std::vector<std::string> argv = {PARQUETRY_BENCH_FIXTURE,
+                                   "--warmup",
+                                   "1",
+                                   "--measure",
+                                   "3",
+                                   "--time",
+                                   "0.01",
+                                   "--peers-dir",
+                                   PARQUETRY_BENCH_FIXTURE_DIR,
+                                   "--data-dir",
+                                   parquetry::testing::temp_dir().string(),
+                                   "--json",
+                                   json};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  FixtureRun run;
+  run.process = run_process(argv, true);
+  if (std::filesystem::exists(json)) run.rows = rows_from_json_file(json);
+  return run;
+}
+
+const Row* find_row(const std::vector<Row>& rows, const std::string& benchmark) {
+  for (const Row& row : rows) {
+    if (row.benchmark == benchmark) return &row;
+  }
+  return nullptr;
+}
+
+TEST(AllocCounter, CountsEveryOperatorNew) {
+  reset_alloc_counters();
+  auto block = std::make_unique<char[]>(1000);
+  auto number = std::make_unique<int64_t>(7);
+  const AllocCounts counts = read_alloc_counters();
+  EXPECT_EQ(counts.allocations, 2);
+  EXPECT_EQ(counts.bytes, 1000 + static_cast<int64_t>(sizeof(int64_t)));
+  EXPECT_EQ(*number, 7);
+  block.reset();
+  EXPECT_EQ(read_alloc_counters().deallocations, 1);
+}
+
+TEST(BenchHarness, ReportsExactBytesAndAllocationsPerOperation) {
+  FixtureRun run = run_fixture({"--suite", "alloc"});
+  ASSERT_EQ(run.process.exit_code, 0) << run.process.out;
+  const Row* row = find_row(run.rows, "alloc.exact:two_blocks");
+  ASSERT_NE(row, nullptr);
+  EXPECT_TRUE(row->ok);
+  EXPECT_EQ(row->summary.count, 3);  // the warmup repetition is not counted
+  EXPECT_GT(row->summary.median, 0);
+  EXPECT_EQ(row->bytes_per_op, 4096 + 100);  // setup outside measure() excluded
+  EXPECT_EQ(row->allocs_per_op, 2);
+  // The JMH-shaped table is printed with the alloc/op column.
+  EXPECT_NE(run.process.out.find("alloc.exact:two_blocks"), std::string::npos);
+  EXPECT_NE(run.process.out.find("4.10 KiB"), std::string::npos) << run.process.out;
+}
+
+TEST(BenchHarness, PlainBenchmarksGetAllocationsFromTheMemoryManagerRun) {
+  FixtureRun run = run_fixture({"--suite", "plain"});
+  ASSERT_EQ(run.process.exit_code, 0) << run.process.out;
+  const Row* row = find_row(run.rows, "BM_Plain_Allocate");
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->suite, "plain");
+  // 512 bytes per iteration plus Google Benchmark's own per-run bookkeeping
+  // spread over the memory run's iterations.
+  EXPECT_GE(row->bytes_per_op, 512);
+  EXPECT_LT(row->bytes_per_op, 512 + 64);
+  EXPECT_GE(row->allocs_per_op, 1);
+  EXPECT_LT(row->allocs_per_op, 1.5);
+}
+
+TEST(BenchHarness, MatchingPeerResultVerifiesTheCase) {
+  FixtureRun run = run_fixture({"--suite", "peercheck", "--param", "variant=good"});
+  ASSERT_EQ(run.process.exit_code, 0) << run.process.out;
+  const Row* ours = find_row(run.rows, "peercheck.fold:fixed_column/variant=good");
+  const Row* peer = find_row(run.rows, "peercheck.fold:fake/variant=good");
+  ASSERT_NE(ours, nullptr);
+  ASSERT_NE(peer, nullptr);
+  EXPECT_TRUE(ours->ok);
+  EXPECT_TRUE(peer->is_peer);
+  EXPECT_EQ(peer->summary.count, 3);
+  EXPECT_EQ(peer->summary.median, 1001);  // the fake peer's timings 1000, 1001, 1002 ns
+  EXPECT_EQ(find_row(run.rows, "peercheck.fold:fixed_column/variant=bad"),
+            nullptr);  // --param filtered it out
+}
+
+TEST(BenchHarness, DifferentPeerResultFailsLoudly) {
+  FixtureRun run = run_fixture({"--suite", "peercheck", "--param", "variant=bad"});
+  EXPECT_EQ(run.process.exit_code, 1);
+  EXPECT_NE(run.process.out.find("RESULT MISMATCH with fake"), std::string::npos) << run.process.out;
+  EXPECT_NE(run.process.out.find("column x: max 5 (ours) != 6 (peer)"), std::string::npos) << run.process.out;
+  const Row* ours = find_row(run.rows, "peercheck.fold:fixed_column/variant=bad");
+  ASSERT_NE(ours, nullptr);
+  EXPECT_FALSE(ours->ok);
+}
+
+TEST(BenchHarness, CompareReportsRatiosBetweenRuns) {
+  Row fast;
+  fast.benchmark = "s.t:a";
+  fast.table = "s.t";
+  fast.case_name = "a";
+  fast.summary.median = 2e6;
+  fast.summary.count = 5;
+  Row slow = fast;
+  slow.summary.median = 5e6;
+  const std::string text = format_comparison({slow}, {fast}, "old.json", "new.json");
+  EXPECT_NE(text.find("2.50x faster"), std::string::npos) << text;
+  EXPECT_NE(text.find("5.000"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace parquetry::bench
