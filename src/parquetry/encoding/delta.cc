@@ -59,7 +59,7 @@ void DeltaBinaryPackedDecoder<T>::reset(std::span<const uint8_t> data) {
 }
 
 template <typename T>
-void DeltaBinaryPackedDecoder<T>::load_miniblock() {
+void DeltaBinaryPackedDecoder<T>::load_miniblock(U* dest) {
   if (miniblock_index_ == miniblocks_) {
     min_delta_ = U(zigzag_decode(read_uleb128(pos_, end_, 64, "DELTA_BINARY_PACKED min delta")));
     if (end_ - pos_ < miniblocks_)
@@ -85,7 +85,7 @@ void DeltaBinaryPackedDecoder<T>::load_miniblock() {
                       std::to_string(available) + " remain",
                   pos_ - begin_);
   }
-  unpack<U>(pos_, w, staged_.data(), count);
+  unpack<U>(pos_, w, dest, count);
   // A last miniblock cut short after its needed bytes is tolerated.
   pos_ += std::min(full_bytes, available);
   ++miniblock_index_;
@@ -106,7 +106,25 @@ int64_t DeltaBinaryPackedDecoder<T>::decode(T* out, int64_t n) {
   }
   U last = last_;
   while (i < k) {
-    if (staged_pos_ == staged_count_) load_miniblock();
+    if (staged_pos_ == staged_count_) {
+      if (k - i >= values_per_miniblock_) {
+        // The whole miniblock goes to the caller: unpack in place and turn
+        // the deltas into values there, skipping the staging copy.
+        U* o = reinterpret_cast<U*>(out + i);
+        load_miniblock(o);
+        const int64_t c = staged_count_;
+        const U md = min_delta_;
+        for (int64_t j = 0; j < c; ++j) {
+          last += md + o[j];
+          o[j] = last;
+        }
+        staged_pos_ = staged_count_;
+        left_ -= c;
+        i += c;
+        continue;
+      }
+      load_miniblock(staged_.data());
+    }
     int64_t c = std::min(k - i, staged_count_ - staged_pos_);
     const U* d = staged_.data() + staged_pos_;
     const U md = min_delta_;
@@ -244,14 +262,15 @@ int64_t decode_all_int32(std::span<const uint8_t> data, int64_t max_values, cons
 void DeltaLengthByteArrayDecoder::reset(std::span<const uint8_t> data, int64_t max_values) {
   int64_t header = decode_all_int32(data, max_values, "DELTA_LENGTH_BYTE_ARRAY lengths", lengths_);
   int64_t total = 0;
+  int64_t available = int64_t(data.size()) - header;
   for (int32_t len : lengths_) {
     if (len < 0) throw_corrupt("DELTA_LENGTH_BYTE_ARRAY negative length " + std::to_string(len));
     total += len;
+    if (total > available) break;  // stop before the sum could overflow
   }
-  int64_t available = int64_t(data.size()) - header;
   if (total > available) {
-    throw_corrupt("DELTA_LENGTH_BYTE_ARRAY lengths sum to " + std::to_string(total) + " bytes but only " +
-                  std::to_string(available) + " follow them");
+    throw_corrupt("DELTA_LENGTH_BYTE_ARRAY lengths sum to at least " + std::to_string(total) +
+                  " bytes but only " + std::to_string(available) + " follow them");
   }
   data_ = data.data() + header;
   index_ = 0;

@@ -54,7 +54,8 @@ class DeltaBinaryPackedDecoder {
   int64_t bytes_consumed() const { return pos_ - begin_; }
 
  private:
-  void load_miniblock();
+  // Reads the next miniblock's deltas into `dest` (values_per_miniblock_ room).
+  void load_miniblock(U* dest);
 
   const uint8_t* begin_ = nullptr;
   const uint8_t* pos_ = nullptr;
