@@ -88,14 +88,16 @@ function suiteChart(suite, cases) {
           const score = row.score_ns / unit.ns;
           const w = Math.max(1, scale(score));
           parts.push(`<rect class="bar" data-case="${escapeHtml(row.benchmark)}" data-peer="${row.peer}" x="${labelWidth}" y="${y}" width="${w.toFixed(1)}" height="${barHeight}" fill="${color}"><title>${escapeHtml(row.benchmark)}: ${fmt(score)} ${unit.name}</title></rect>`);
+          let labelX = labelWidth + w + 6;
           if (Number.isFinite(row.error_ns) && row.error_ns > 0) {
             const lo = labelWidth + Math.max(0, scale(score - row.error_ns / unit.ns));
             const hi = labelWidth + scale(score + row.error_ns / unit.ns);
             const mid = y + barHeight / 2;
+            labelX = Math.max(labelX, hi + 6);
             parts.push(`<path class="error-bar" d="M${lo.toFixed(1)} ${mid} H${hi.toFixed(1)} M${lo.toFixed(1)} ${mid - 5} V${mid + 5} M${hi.toFixed(1)} ${mid - 5} V${mid + 5}" stroke="#222" stroke-width="1.2" fill="none"/>`);
           }
           const ratio = Number.isFinite(row.ratio_vs_baseline) && row.baseline !== row.benchmark ? `  ${row.ratio_vs_baseline.toFixed(2)}x vs base` : '';
-          parts.push(`<text x="${labelWidth + w + 6}" y="${y + 12}" fill="#333">${fmt(score)}${ratio}</text>`);
+          parts.push(`<text x="${labelX.toFixed(1)}" y="${y + 12}" fill="#333">${fmt(score)}${ratio}</text>`);
         }
         y += barHeight + gap;
       }
@@ -146,7 +148,7 @@ tr.failed td { color: #c00000; }
 svg.chart { display: block; margin: 8px 0; }
 </style></head><body>
 <h1>parquetry benchmarks</h1>
-<p class="summary ${failed ? 'bad' : ''}">${results.cases.length} cases, ${failed} failed. Created ${escapeHtml(results.created)}, profile ${escapeHtml(results.settings.profile)}:
+<p class="summary">${results.cases.length} cases, <span class="${failed ? 'bad' : ''}">${failed} failed</span>. Created ${escapeHtml(results.created)}, profile ${escapeHtml(results.settings.profile)}:
 ${results.settings.warmup} warmup + ${results.settings.measure} measured repetitions x ${results.settings.forks} fork(s).
 Score = median time per operation; error = 99.9% confidence half-width (Student t); bars show score with error whiskers; ratio = baseline score / case score.</p>
 <h2>Machine</h2>${keyValueTable(results.machine)}
