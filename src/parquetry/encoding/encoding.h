@@ -7,6 +7,7 @@
 //   dictionary.h         RLE_DICTIONARY / PLAIN_DICTIONARY indices, gather, dictionary builders
 //   delta.h              DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY
 //   byte_stream_split.h  BYTE_STREAM_SPLIT
+//   spaced.h             dense values -> nullable slots
 //
 // The layer knows nothing of the metadata structs: inputs are the bytes of one
 // decompressed page section, outputs are caller arrays or Buffer appends.
@@ -18,6 +19,7 @@
 #include "parquetry/encoding/dictionary.h"
 #include "parquetry/encoding/plain.h"
 #include "parquetry/encoding/rle.h"
+#include "parquetry/encoding/spaced.h"
 #include "parquetry/types.h"
 
 namespace parquetry::encoding {

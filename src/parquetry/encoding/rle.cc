@@ -150,10 +150,10 @@ int64_t RleBitPackedDecoder::skip(int64_t n) {
   return done;
 }
 
-int64_t RleBitPackedDecoder::decode_validity(uint8_t* bitmap, int64_t bit_offset, int64_t n,
-                                             int64_t* null_count) {
+int64_t RleBitPackedDecoder::decode_bitmap(uint8_t* bitmap, int64_t bit_offset, int64_t n,
+                                           int64_t* zero_count) {
   if (bit_width_ != 1) {
-    throw_invalid("validity decoding needs bit width 1, not " + std::to_string(bit_width_));
+    throw_invalid("bitmap decoding needs bit width 1, not " + std::to_string(bit_width_));
   }
   int64_t done = 0;
   int64_t nulls = 0;
@@ -175,7 +175,7 @@ int64_t RleBitPackedDecoder::decode_validity(uint8_t* bitmap, int64_t bit_offset
       break;
     }
   }
-  *null_count += nulls;
+  *zero_count += nulls;
   return done;
 }
 

@@ -32,9 +32,9 @@ class RleBitPackedDecoder {
 
   /// Decodes up to `n` values into `out`; returns how many were decoded (less
   /// than n only when the data ends). The last bit-packed run may carry up to
-  /// 7 padding values, so callers bound n by the count the page header gives. T is uint8_t (bit_width <= 8), int16_t
-  /// or uint16_t (<= 16), int32_t or uint32_t; a wider bit_width than T holds
-  /// throws kInvalidArgument.
+  /// 7 padding values, so callers bound n by the count the page header gives. T is uint8_t (bit_width <= 8),
+  /// int16_t or uint16_t (<= 16), int32_t or uint32_t; a wider bit_width than T holds throws
+  /// kInvalidArgument.
   template <typename T>
   int64_t decode(T* out, int64_t n);
 
@@ -50,7 +50,12 @@ class RleBitPackedDecoder {
   /// preserved, and adds the number of nulls to *null_count. Bit-packed runs
   /// are copied bit for bit and RLE runs are filled, so no level is ever
   /// materialised. bit_width other than 1 throws kInvalidArgument.
-  int64_t decode_validity(uint8_t* bitmap, int64_t bit_offset, int64_t n, int64_t* null_count);
+  int64_t decode_validity(uint8_t* bitmap, int64_t bit_offset, int64_t n, int64_t* null_count) {
+    return decode_bitmap(bitmap, bit_offset, n, null_count);
+  }
+  /// The same for any bit-width-1 stream, e.g. RLE-encoded BOOLEAN values to
+  /// an Arrow boolean bitmap; *zero_count receives the number of 0 bits.
+  int64_t decode_bitmap(uint8_t* bitmap, int64_t bit_offset, int64_t n, int64_t* zero_count);
 
   /// Bytes of the input taken by the runs started so far.
   int64_t bytes_consumed() const { return pos_ - begin_; }
