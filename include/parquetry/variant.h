@@ -222,7 +222,7 @@ class Variant {
   VariantObject get_object() const;
   /// Array view; throws kInvalidArgument when this is not an array.
   VariantArray get_array() const;
-  /// Field `key` of an object (binary search); nullopt when absent or when
+  /// Field `key` of an object (see VariantObject::find); nullopt when absent or when
   /// this is not an object.
   std::optional<Variant> get_field(std::string_view key) const;
   /// Element `index` of an array; nullopt when out of range or not an array.
@@ -255,7 +255,8 @@ class VariantObject {
   std::string_view key(uint32_t i) const { return metadata_.key(field_id(i)); }
   /// Value of field i.
   Variant value(uint32_t i) const;
-  /// Field by name; binary search over the key order.
+  /// Field by name: a linear scan comparing lengths first for up to 8 fields,
+  /// else a binary search over the key order.
   std::optional<Variant> find(std::string_view key) const;
   /// Bytes from the header to the end of the last child.
   size_t encoded_size() const { return size_t(data_ - start_) + data_size_; }
