@@ -1,0 +1,254 @@
+#include "parquetry/scan.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <string_view>
+
+#include "parquetry/error.h"
+#include "parquetry/util/bit_util.h"
+#include "parquetry/util/parallel.h"
+
+namespace parquetry {
+namespace {
+
+bool is_float(TypeId id) { return id == TypeId::kFloat32 || id == TypeId::kFloat64; }
+
+bool is_integer_like(TypeId id) {
+  switch (id) {
+    case TypeId::kBool:
+    case TypeId::kInt8:
+    case TypeId::kInt16:
+    case TypeId::kInt32:
+    case TypeId::kInt64:
+    case TypeId::kUInt8:
+    case TypeId::kUInt16:
+    case TypeId::kUInt32:
+    case TypeId::kDate32:
+    case TypeId::kTime32:
+    case TypeId::kTime64:
+    case TypeId::kTimestamp: return true;
+    default: return false;
+  }
+}
+
+// Reads value i of a fixed-width integer-like array as int64.
+int64_t integer_at(const ArrayData& a, int64_t i) {
+  const uint8_t* p = a.buffers[1].data;
+  const int64_t k = a.offset + i;
+  switch (a.type->id) {
+    case TypeId::kBool: return bits::get_bit(p, k);
+    case TypeId::kInt8: return reinterpret_cast<const int8_t*>(p)[k];
+    case TypeId::kInt16: return reinterpret_cast<const int16_t*>(p)[k];
+    case TypeId::kUInt8: return p[k];
+    case TypeId::kUInt16: return reinterpret_cast<const uint16_t*>(p)[k];
+    case TypeId::kUInt32: return reinterpret_cast<const uint32_t*>(p)[k];
+    case TypeId::kInt32:
+    case TypeId::kDate32:
+    case TypeId::kTime32: return reinterpret_cast<const int32_t*>(p)[k];
+    default: return reinterpret_cast<const int64_t*>(p)[k];
+  }
+}
+
+// Tight typed loops for the common widths: min/max over valid values.
+template <typename T, typename Acc>
+void fold_fixed(const ArrayData& a, int64_t& count, Acc& lo, Acc& hi) {
+  const T* values = a.buffers[1].as<T>() + a.offset;
+  const uint8_t* validity = a.null_count > 0 ? a.buffers[0].data : nullptr;
+  Acc mn = lo, mx = hi;
+  int64_t n = 0;
+  if (validity == nullptr) {
+    for (int64_t i = 0; i < a.length; ++i) {
+      Acc v = Acc(values[i]);
+      mn = v < mn ? v : mn;
+      mx = v > mx ? v : mx;
+    }
+    n = a.length;
+  } else {
+    for (int64_t i = 0; i < a.length; ++i) {
+      if (!bits::get_bit(validity, a.offset + i)) continue;
+      Acc v = Acc(values[i]);
+      mn = v < mn ? v : mn;
+      mx = v > mx ? v : mx;
+      ++n;
+    }
+  }
+  count += n;
+  lo = mn;
+  hi = mx;
+}
+
+// NaN-aware double fold: NaN never becomes min or max (as SQL engines order it last, we skip it).
+template <typename T>
+void fold_floats(const ArrayData& a, ColumnScanSummary& s) {
+  const T* values = a.buffers[1].as<T>() + a.offset;
+  const uint8_t* validity = a.null_count > 0 ? a.buffers[0].data : nullptr;
+  double mn = std::numeric_limits<double>::infinity();
+  double mx = -std::numeric_limits<double>::infinity();
+  bool any = false;
+  int64_t n = 0;
+  for (int64_t i = 0; i < a.length; ++i) {
+    if (validity != nullptr && !bits::get_bit(validity, a.offset + i)) continue;
+    ++n;
+    double v = double(values[i]);
+    if (v != v) continue;
+    any = true;
+    mn = v < mn ? v : mn;
+    mx = v > mx ? v : mx;
+  }
+  s.count += n;
+  if (any) {
+    if (!std::holds_alternative<double>(s.min) || mn < std::get<double>(s.min)) s.min = mn;
+    if (!std::holds_alternative<double>(s.max) || mx > std::get<double>(s.max)) s.max = mx;
+  }
+}
+
+void fold_integers(const ArrayData& a, ColumnScanSummary& s) {
+  int64_t lo = std::numeric_limits<int64_t>::max();
+  int64_t hi = std::numeric_limits<int64_t>::min();
+  const int64_t before = s.count;
+  switch (a.type->fixed_width()) {
+    case 8: fold_fixed<int64_t>(a, s.count, lo, hi); break;
+    case 4:
+      if (a.type->id == TypeId::kUInt32) {
+        fold_fixed<uint32_t>(a, s.count, lo, hi);
+      } else {
+        fold_fixed<int32_t>(a, s.count, lo, hi);
+      }
+      break;
+    default: {
+      for (int64_t i = 0; i < a.length; ++i) {
+        if (!a.is_valid(i)) continue;
+        int64_t v = integer_at(a, i);
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+        ++s.count;
+      }
+    }
+  }
+  if (s.count == before) return;
+  if (!std::holds_alternative<int64_t>(s.min) || lo < std::get<int64_t>(s.min)) s.min = lo;
+  if (!std::holds_alternative<int64_t>(s.max) || hi > std::get<int64_t>(s.max)) s.max = hi;
+}
+
+void fold_uint64(const ArrayData& a, ColumnScanSummary& s) {
+  uint64_t lo = std::numeric_limits<uint64_t>::max(), hi = 0;
+  const int64_t before = s.count;
+  fold_fixed<uint64_t>(a, s.count, lo, hi);
+  if (s.count == before) return;
+  if (!std::holds_alternative<uint64_t>(s.min) || lo < std::get<uint64_t>(s.min)) s.min = lo;
+  if (!std::holds_alternative<uint64_t>(s.max) || hi > std::get<uint64_t>(s.max)) s.max = hi;
+}
+
+void fold_strings(const ArrayData& a, ColumnScanSummary& s) {
+  const bool large = a.type->id == TypeId::kLargeString || a.type->id == TypeId::kLargeBinary;
+  std::string_view lo, hi;
+  bool any = false;
+  const uint8_t* data = a.buffers[2].data;
+  for (int64_t i = 0; i < a.length; ++i) {
+    if (!a.is_valid(i)) continue;
+    int64_t k = a.offset + i;
+    int64_t begin = large ? a.buffers[1].as<int64_t>()[k] : a.buffers[1].as<int32_t>()[k];
+    int64_t end = large ? a.buffers[1].as<int64_t>()[k + 1] : a.buffers[1].as<int32_t>()[k + 1];
+    std::string_view v(reinterpret_cast<const char*>(data) + begin, size_t(end - begin));
+    ++s.count;
+    if (!any) {
+      lo = hi = v;
+      any = true;
+    } else {
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+  }
+  if (!any) return;
+  if (!std::holds_alternative<std::string>(s.min) || lo < std::string_view(std::get<std::string>(s.min)))
+    s.min = std::string(lo);
+  if (!std::holds_alternative<std::string>(s.max) || hi > std::string_view(std::get<std::string>(s.max)))
+    s.max = std::string(hi);
+}
+
+void fold_list(const ArrayData& a, ColumnScanSummary& s) {
+  const ArrayData& child = *a.children[0];
+  const bool large = a.type->id == TypeId::kLargeList;
+  for (int64_t i = 0; i < a.length; ++i) {
+    if (!a.is_valid(i)) {
+      ++s.nulls;
+      continue;
+    }
+    int64_t k = a.offset + i;
+    int64_t begin = large ? a.buffers[1].as<int64_t>()[k] : a.buffers[1].as<int32_t>()[k];
+    int64_t end = large ? a.buffers[1].as<int64_t>()[k + 1] : a.buffers[1].as<int32_t>()[k + 1];
+    const TypeId id = child.type->id;
+    for (int64_t j = begin; j < end; ++j) {
+      if (!child.is_valid(j)) continue;
+      ++s.count;
+      if (id == TypeId::kFloat64) {
+        s.sum_double += child.buffers[1].as<double>()[child.offset + j];
+      } else if (id == TypeId::kFloat32) {
+        s.sum_double += child.buffers[1].as<float>()[child.offset + j];
+      } else if (is_integer_like(id) || id == TypeId::kUInt64) {
+        s.sum_int = int64_t(uint64_t(s.sum_int) + uint64_t(integer_at(child, j)));
+      }
+    }
+  }
+}
+
+void fold_column(const ArrayData& a, ColumnScanSummary& s) {
+  const TypeId id = a.type->id;
+  if (a.type->is_nested() && id != TypeId::kStruct && id != TypeId::kMap) {
+    fold_list(a, s);
+    return;
+  }
+  s.nulls += id == TypeId::kNull ? a.length : a.null_count;
+  if (is_float(id)) {
+    if (id == TypeId::kFloat64) {
+      fold_floats<double>(a, s);
+    } else {
+      fold_floats<float>(a, s);
+    }
+  } else if (id == TypeId::kUInt64) {
+    fold_uint64(a, s);
+  } else if (is_integer_like(id)) {
+    fold_integers(a, s);
+  } else if (id == TypeId::kString || id == TypeId::kBinary || id == TypeId::kLargeString ||
+             id == TypeId::kLargeBinary) {
+    fold_strings(a, s);
+  } else if (id != TypeId::kNull) {
+    s.count += a.length - a.null_count;  // structs, maps, decimals...: counted, not ordered
+  }
+}
+
+}  // namespace
+
+ScanAccumulator::ScanAccumulator(const BatchSchema& schema) {
+  for (const Field& field : schema.fields) {
+    ColumnScanSummary column;
+    column.name = field.name;
+    column.type = field.type;
+    summary_.columns.push_back(std::move(column));
+  }
+}
+
+void ScanAccumulator::add(const RecordBatch& batch, int threads) {
+  if (batch.columns.size() != summary_.columns.size())
+    throw_invalid("batch does not match the scan's schema");
+  summary_.rows += batch.num_rows;
+  parallel_for(int64_t(batch.columns.size()), threads,
+               [&](int64_t c) { fold_column(*batch.columns[size_t(c)], summary_.columns[size_t(c)]); });
+}
+
+ScanSummary scan_file(const std::string& path, const ReaderOptions& options) {
+  std::unique_ptr<FileReader> reader = FileReader::open(path, options);
+  ScanAccumulator accumulator(*reader->batch_schema());
+  const int fold_threads = options.threads;
+  for (int i = 0; i < reader->num_row_groups(); ++i) {
+    if (!options.row_groups.empty()) break;
+    accumulator.add(reader->read_row_group(i), fold_threads);
+  }
+  if (!options.row_groups.empty()) {
+    for (int32_t index : options.row_groups) accumulator.add(reader->read_row_group(index), fold_threads);
+  }
+  return accumulator.summary();
+}
+
+}  // namespace parquetry

@@ -1,0 +1,133 @@
+// `parquetry cat FILE` and `parquetry head FILE`: rows as JSON lines (one
+// object per row) or CSV, with column projection and a row limit.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "command.h"
+#include "parquetry/reader.h"
+#include "parquetry/table/json_values.h"
+
+namespace parquetry::cli {
+namespace {
+
+struct CatOptions {
+  std::string path;
+  std::string columns;
+  int64_t limit = -1;
+  bool csv = false;
+  int threads = 1;
+};
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size() && !text.empty()) {
+    size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    if (comma > start) out.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+// CSV field: strings as their bytes, scalars as their JSON text without
+// quotes (dates, decimals, base64 need no escapes), nested values as JSON.
+void write_csv_field(std::string& line, const ArrayData& array, int64_t row) {
+  if (array.type->id == TypeId::kNull || !array.is_valid(row)) return;
+  std::string text;
+  const TypeId id = array.type->id;
+  if (id == TypeId::kString || id == TypeId::kLargeString) {
+    const int64_t k = array.offset + row;
+    const bool large = id == TypeId::kLargeString;
+    int64_t begin = large ? array.buffers[1].as<int64_t>()[k] : array.buffers[1].as<int32_t>()[k];
+    int64_t end = large ? array.buffers[1].as<int64_t>()[k + 1] : array.buffers[1].as<int32_t>()[k + 1];
+    text.assign(array.buffers[2].as<char>() + begin, size_t(end - begin));
+  } else {
+    JsonWriter writer;
+    write_json_value(writer, array, row);
+    text = writer.take();
+    if (!array.type->is_nested() && text.size() >= 2 && text.front() == '"')
+      text = text.substr(1, text.size() - 2);
+  }
+  bool quote = text.find_first_of(",\"\n\r") != std::string::npos;
+  if (!quote) {
+    line += text;
+    return;
+  }
+  line += '"';
+  for (char c : text) {
+    if (c == '"') line += '"';
+    line += c;
+  }
+  line += '"';
+}
+
+void run_cat(const CatOptions& options) {
+  ReaderOptions reader_options;
+  reader_options.columns = split_list(options.columns);
+  reader_options.threads = options.threads;
+  auto reader = FileReader::open(options.path, reader_options);
+  auto batches = reader->batches();
+  RecordBatch batch;
+  int64_t printed = 0;
+  std::string out;
+  if (options.csv) {
+    const auto& fields = reader->batch_schema()->fields;
+    for (size_t c = 0; c < fields.size(); ++c) {
+      if (c != 0) out += ',';
+      out += fields[c].name;
+    }
+    out += '\n';
+  }
+  while ((options.limit < 0 || printed < options.limit) && batches->next(batch)) {
+    for (int64_t row = 0; row < batch.num_rows && (options.limit < 0 || printed < options.limit);
+         ++row, ++printed) {
+      if (options.csv) {
+        for (size_t c = 0; c < batch.columns.size(); ++c) {
+          if (c != 0) out += ',';
+          write_csv_field(out, *batch.columns[c], row);
+        }
+      } else {
+        JsonWriter writer;
+        write_json_row(writer, batch, row);
+        out += writer.str();
+      }
+      out += '\n';
+      if (out.size() > (1 << 16)) {
+        std::fwrite(out.data(), 1, out.size(), stdout);
+        out.clear();
+      }
+    }
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  std::fflush(stdout);
+}
+
+void add_common(CLI::App* command, CatOptions& options) {
+  command->add_option("file", options.path, "Parquet file")->required();
+  command->add_option("--columns", options.columns,
+                      "comma-separated column paths (a group selects its subtree)");
+  command->add_flag("--csv", options.csv, "CSV instead of JSON lines");
+  command->add_option("--threads", options.threads, "decode threads")->check(CLI::Range(1, 256));
+}
+
+CommandRegistration cat_command(30, [](CLI::App& app) {
+  auto options = std::make_shared<CatOptions>();
+  CLI::App* command = app.add_subcommand("cat", "print rows as JSON lines (or CSV)");
+  add_common(command, *options);
+  command->add_option("--limit", options->limit, "print at most N rows");
+  command->callback([options]() { run_cat(*options); });
+});
+
+CommandRegistration head_command(31, [](CLI::App& app) {
+  auto options = std::make_shared<CatOptions>();
+  options->limit = 10;
+  CLI::App* command = app.add_subcommand("head", "print the first rows (10 unless -n)");
+  add_common(command, *options);
+  command->add_option("-n,--limit", options->limit, "rows to print");
+  command->callback([options]() { run_cat(*options); });
+});
+
+}  // namespace
+}  // namespace parquetry::cli

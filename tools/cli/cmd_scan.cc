@@ -1,0 +1,114 @@
+// `parquetry scan FILE`: the full-scan workload (every selected value decoded
+// and folded into count/min/max per column; lists: element count and sum),
+// with the time it took.
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "command.h"
+#include "parquetry/scan.h"
+#include "parquetry/table/json_values.h"
+#include "parquetry/util/json_writer.h"
+
+namespace parquetry::cli {
+namespace {
+
+struct ScanOptions {
+  std::string path;
+  std::string columns;
+  int threads = 1;
+  bool json = false;
+};
+
+std::vector<std::string> split_columns(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    if (comma > start) out.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+void write_scalar(JsonWriter& json, const ScanScalar& value) {
+  if (std::holds_alternative<int64_t>(value)) {
+    json.int64(std::get<int64_t>(value));
+  } else if (std::holds_alternative<uint64_t>(value)) {
+    json.uint64(std::get<uint64_t>(value));
+  } else if (std::holds_alternative<double>(value)) {
+    json.number(std::get<double>(value));
+  } else if (std::holds_alternative<std::string>(value)) {
+    json.string(std::get<std::string>(value));
+  } else {
+    json.null();
+  }
+}
+
+std::string scalar_text(const ScanScalar& value) {
+  JsonWriter json;
+  write_scalar(json, value);
+  return json.take();
+}
+
+void run_scan(const ScanOptions& options) {
+  ReaderOptions reader_options;
+  reader_options.columns = split_columns(options.columns);
+  reader_options.threads = options.threads;
+  auto start = std::chrono::steady_clock::now();
+  ScanSummary summary = scan_file(options.path, reader_options);
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (options.json) {
+    JsonWriter json;
+    json.begin_object().field("rows", summary.rows).key("columns").begin_object();
+    for (const ColumnScanSummary& column : summary.columns) {
+      json.key(column.name).begin_object();
+      json.field("type", column.type.to_string()).field("count", column.count).field("nulls", column.nulls);
+      if (column.type.is_nested() && column.type.id != TypeId::kStruct && column.type.id != TypeId::kMap) {
+        if (column.sum_double != 0 || column.type.children[0].type.id == TypeId::kFloat64 ||
+            column.type.children[0].type.id == TypeId::kFloat32) {
+          json.field("sum", column.sum_double);
+        } else {
+          json.field("sum", column.sum_int);
+        }
+      } else {
+        json.key("min");
+        write_scalar(json, column.min);
+        json.key("max");
+        write_scalar(json, column.max);
+      }
+      json.end_object();
+    }
+    json.end_object().field("ms", ms).end_object();
+    std::printf("%s\n", json.str().c_str());
+    return;
+  }
+  std::printf("%lld rows, %zu columns, %.1f ms\n", static_cast<long long>(summary.rows),
+              summary.columns.size(), ms);
+  for (const ColumnScanSummary& column : summary.columns) {
+    std::printf("  %-28s %-22s count=%lld nulls=%lld", column.name.c_str(), column.type.to_string().c_str(),
+                static_cast<long long>(column.count), static_cast<long long>(column.nulls));
+    if (column.type.is_nested() && column.type.id != TypeId::kStruct && column.type.id != TypeId::kMap) {
+      std::printf(" sum=%s\n", column.sum_double != 0 ? std::to_string(column.sum_double).c_str()
+                                                      : std::to_string(column.sum_int).c_str());
+    } else {
+      std::printf(" min=%s max=%s\n", scalar_text(column.min).c_str(), scalar_text(column.max).c_str());
+    }
+  }
+}
+
+CommandRegistration scan_command(40, [](CLI::App& app) {
+  auto options = std::make_shared<ScanOptions>();
+  CLI::App* command =
+      app.add_subcommand("scan", "decode every value and fold count/min/max per column, timed");
+  command->add_option("file", options->path, "Parquet file")->required();
+  command->add_option("--columns", options->columns, "comma-separated column paths");
+  command->add_option("--threads", options->threads, "decode threads")->check(CLI::Range(1, 256));
+  command->add_flag("--json", options->json, R"(print {"rows": N, "columns": {...}, "ms": T})");
+  command->callback([options]() { run_scan(*options); });
+});
+
+}  // namespace
+}  // namespace parquetry::cli
