@@ -21,6 +21,7 @@
 #include "parquetry/encoding/dictionary.h"
 #include "parquetry/encoding/plain.h"
 #include "parquetry/encoding/rle.h"
+#include "parquetry/encoding/spaced.h"
 #include "parquetry/util/buffer.h"
 
 namespace parquetry::encoding {
@@ -109,6 +110,23 @@ void BM_RleLevelsToInt16ThenBitmap(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * kValues);
 }
 BENCHMARK(BM_RleLevelsToInt16ThenBitmap);
+
+void BM_ExpandSpacedDouble(benchmark::State& state) {
+  std::vector<uint8_t> levels;
+  Buffer page = levels_page(&levels);
+  std::vector<uint8_t> bitmap(kValues / 8 + 8);
+  int64_t nulls = 0;
+  RleBitPackedDecoder(page.span(), 1).decode_validity(bitmap.data(), 0, kValues, &nulls);
+  const int64_t dense = kValues - nulls;
+  std::vector<double> values(kValues);
+  for (auto _ : state) {
+    for (int64_t i = 0; i < dense; ++i) values[size_t(i)] = double(i);
+    expand_spaced(values.data(), kValues, dense, bitmap.data(), 0);
+    benchmark::DoNotOptimize(values.data());
+  }
+  state.SetItemsProcessed(state.iterations() * kValues);
+}
+BENCHMARK(BM_ExpandSpacedDouble);
 
 void BM_RleDecodeLevelsInt16(benchmark::State& state) {
   // Repetition-like levels at width 2 (max level 3).

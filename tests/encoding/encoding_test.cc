@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <vector>
 
 #include "parquetry/error.h"
@@ -43,6 +44,25 @@ TEST(ExpandSpaced, MovesValuesToValidSlotsAndZeroesNulls) {
   int64_t w[7] = {1, 2, 3, 4, 5, 0, 0};
   EXPECT_THROW(expand_spaced(w, 7, 5, bitmap, 3), Error);
   EXPECT_THROW(expand_spaced(w, 7, 3, bitmap, 3), Error);
+}
+
+TEST(ExpandSpaced, MatchesAReferenceOnLongMixedBitmaps) {
+  std::mt19937 rng(12);
+  for (int round = 0; round < 20; ++round) {
+    const int64_t n = 1 + int64_t(rng() % 700), offset = int64_t(rng() % 8);
+    std::vector<uint8_t> bitmap(size_t((n + offset) / 8 + 1));
+    std::vector<int32_t> expect(size_t(n), 0), v(size_t(n), -7);
+    int64_t dense = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      // Long all-valid and all-null stretches mixed with noise.
+      bool valid = (i / 100) % 3 == 0 ? true : (i / 100) % 3 == 1 ? false : rng() % 2 == 0;
+      bits::set_bit_to(bitmap.data(), offset + i, valid);
+      if (valid) expect[size_t(i)] = int32_t(1000 + dense++);
+    }
+    for (int64_t k = 0; k < dense; ++k) v[size_t(k)] = int32_t(1000 + k);
+    expand_spaced(v.data(), n, dense, bitmap.data(), offset);
+    ASSERT_EQ(v, expect) << round;
+  }
 }
 
 TEST(RleBooleans, DecodeBitmapCountsZeros) {
