@@ -32,9 +32,9 @@ class RleBitPackedDecoder {
 
   /// Decodes up to `n` values into `out`; returns how many were decoded (less
   /// than n only when the data ends). The last bit-packed run may carry up to
-  /// 7 padding values, so callers bound n by the count the page header gives. T is uint8_t (bit_width <= 8),
-  /// int16_t or uint16_t (<= 16), int32_t or uint32_t; a wider bit_width than T holds throws
-  /// kInvalidArgument.
+  /// 7 padding values, so callers bound n by the count the page header gives.
+  /// T is uint8_t (bit_width <= 8), int16_t or uint16_t (<= 16), int32_t or
+  /// uint32_t; a bit_width wider than T throws kInvalidArgument.
   template <typename T>
   int64_t decode(T* out, int64_t n);
 
