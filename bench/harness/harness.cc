@@ -57,6 +57,9 @@ struct Options {
   bool datasets = false;
   std::vector<std::string> dataset_names;
   std::vector<std::string> compare;
+  std::string report_results;
+  std::string report_html;
+  std::string report_markdown;
   std::string child_out;
   std::vector<std::string> passthrough;  // --benchmark_* flags for children
 };
@@ -445,6 +448,7 @@ void print_usage() {
   parquetry_bench --list               list the cases (after --suite/--filter/--param)
   parquetry_bench --datasets [names]   generate (or reuse) datasets and their DuckDB Parquet files
   parquetry_bench --compare A.json B.json   per-case ratios between two runs
+  parquetry_bench --report R.json [--html OUT] [--markdown-into DOC]   HTML report / docs section
 
 options:
   --suite NAME          only this suite (repeatable)
@@ -513,6 +517,12 @@ Options parse_options(int argc, char** argv) {
     } else if (a == "--compare") {
       o.compare.push_back(need(i));
       o.compare.push_back(need(i));
+    } else if (a == "--report") {
+      o.report_results = need(i);
+    } else if (a == "--html") {
+      o.report_html = need(i);
+    } else if (a == "--markdown-into") {
+      o.report_markdown = need(i);
     } else if (a == "--child") {
       o.child_out = need(i);
     } else if (a == "--case") {
@@ -715,6 +725,14 @@ int run_main(int argc, char** argv) {
       return 0;
     }
     if (options.datasets) return run_datasets(options);
+    if (!options.report_results.empty()) {
+      std::vector<std::string> argv = {options.node, options.source_dir + "/bench/report/report.js",
+                                       "--results", options.report_results};
+      if (!options.report_html.empty()) argv.insert(argv.end(), {"--html", options.report_html});
+      if (!options.report_markdown.empty())
+        argv.insert(argv.end(), {"--markdown-into", options.report_markdown});
+      return run_process(argv, false).exit_code;
+    }
     if (!options.child_out.empty()) return run_child(options, options.filter, self);
     return run_orchestrator(options, self);
   } catch (const std::exception& e) {

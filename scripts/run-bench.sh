@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Runs the benchmark suite with a profile and writes the results:
+#   scripts/run-bench.sh [quick|full]     (make bench [PROFILE=full])
+# 1. generates the datasets, or reuses them while their stamp is current;
+# 2. runs every suite linked into parquetry_bench (each case in its own
+#    process, peers beside our cases) and prints the JMH-style tables;
+# 3. writes bench-results/results.json, bench-results/report.html and the
+#    "Latest results" section of docs/benchmarks.md.
+# Environment: PARQUETRY_BENCH_BUILD (build folder, default build/release),
+# PARQUETRY_BENCH_OUT (default bench-results), PARQUETRY_BENCH_ARGS (extra
+# parquetry_bench options, e.g. "--suite reader").
+set -euo pipefail
+
+profile=${1:-quick}
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${PARQUETRY_BENCH_BUILD:-$root/build/release}
+out=${PARQUETRY_BENCH_OUT:-$root/bench-results}
+bench=$build/bin/parquetry_bench
+
+case "$profile" in
+  # Enough repetitions for an error estimate, small enough for 10 minutes on 2 cores.
+  quick) run_args=(--warmup 1 --measure 3 --forks 1 --time 0.1) ;;
+  # JMH-like: several forks, longer iterations.
+  full) run_args=(--warmup 5 --measure 10 --forks 3 --time 1) ;;
+  *) echo "usage: $0 [quick|full]" >&2; exit 2 ;;
+esac
+
+if [ ! -x "$bench" ]; then
+  echo "run-bench: $bench is missing; build it first (make release)" >&2
+  exit 2
+fi
+
+# Datasets live on tmpfs when it has room so I/O does not blur decoding.
+shm_free_kb=$(df -Pk /dev/shm 2>/dev/null | awk 'NR==2 {print $4}')
+if [ -n "${shm_free_kb:-}" ] && [ "$shm_free_kb" -ge $((2 * 1024 * 1024)) ]; then
+  data_dir=/dev/shm/parquetry-bench
+else
+  data_dir=$out/data
+fi
+mkdir -p "$out" "$data_dir"
+
+rm -f "$out/results.json"
+start=$(date +%s)
+echo "run-bench: profile $profile, datasets in $data_dir"
+"$bench" --datasets --data-dir "$data_dir"
+
+status=0
+# shellcheck disable=SC2086
+"$bench" "${run_args[@]}" --profile "$profile" --data-dir "$data_dir" --json "$out/results.json" \
+  ${PARQUETRY_BENCH_ARGS:-} || status=$?
+
+if [ -f "$out/results.json" ]; then
+  "$bench" --report "$out/results.json" --html "$out/report.html" --markdown-into "$root/docs/benchmarks.md"
+  echo "run-bench: results $out/results.json, report $out/report.html, docs/benchmarks.md updated"
+fi
+echo "run-bench: finished in $(( $(date +%s) - start )) s (exit $status)"
+exit $status
