@@ -288,6 +288,8 @@ class PuffinReader {
   const PuffinFileMetadata& metadata() const { return metadata_; }
   /// Total footer size (Magic + payload + size + flags + Magic).
   int64_t footer_size() const { return footer_size_; }
+  /// Whether the footer payload is an LZ4 frame (flag bit 0).
+  bool footer_compressed() const { return footer_compressed_; }
 
   /// The stored bytes of a blob (still compressed, if it is).
   std::span<const uint8_t> stored_blob(const PuffinBlobMetadata& blob) const;
@@ -302,6 +304,7 @@ class PuffinReader {
   Limits limits_;
   PuffinFileMetadata metadata_;
   int64_t footer_size_ = 0;
+  bool footer_compressed_ = false;
 };
 
 /// Reads the deletion vector a manifest entry addresses: `content_size` bytes

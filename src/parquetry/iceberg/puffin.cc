@@ -407,7 +407,8 @@ PuffinReader::PuffinReader(std::span<const uint8_t> file, const Limits& limits)
   }
   footer_size_ = int64_t(size - footer_start);
   std::span<const uint8_t> payload = file.subspan(footer_start + 4, size_t(payload_size));
-  if (flags[0] & kFlagFooterCompressed) {
+  footer_compressed_ = (flags[0] & kFlagFooterCompressed) != 0;
+  if (footer_compressed_) {
     std::vector<uint8_t> json = lz4_frame_decompress(payload, limits.max_footer_size, "footer");
     metadata_ = parse_footer_json(json);
   } else {
