@@ -40,11 +40,13 @@ std::string fixed(double value, int decimals) {
   return buffer;
 }
 
-// Three significant-ish decimals like JMH's score column.
-std::string score_text(double value) {
+// Three decimals like JMH's score column, one for large scores; an error is
+// printed with the decimals of its score.
+std::string score_text(double value, double decimals_of) {
   if (!std::isfinite(value)) return "";
-  return fixed(value, std::fabs(value) >= 1000 ? 1 : 3);
+  return fixed(value, std::fabs(decimals_of) >= 1000 ? 1 : 3);
 }
+std::string score_text(double value) { return score_text(value, value); }
 
 std::string bytes_text(double bytes) {
   if (bytes < 0) return "-";
@@ -114,7 +116,7 @@ std::string format_table(const std::vector<const Row*>& rows) {
     if (row->benchmark == row->baseline) ratio = "(base)";
     cells.push_back(
         {name, row->params_text, row->mode, std::to_string(s.count), score_text(s.median / unit.ns),
-         has_error ? "±" : "", has_error ? score_text(s.error / unit.ns) : "", unit.name,
+         has_error ? "±" : "", has_error ? score_text(s.error / unit.ns, s.median / unit.ns) : "", unit.name,
          row->is_peer ? "-" : bytes_text(row->bytes_per_op),
          row->is_peer ? "-" : count_text(row->allocs_per_op),
          row->peak_rss_kb > 0 ? bytes_text(static_cast<double>(row->peak_rss_kb) * 1024) : "-", ratio});

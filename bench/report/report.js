@@ -33,9 +33,10 @@ function unitFor(cases) {
   return { name: 'ns/op', ns: 1 };
 }
 
-function fmt(value, digits = 3) {
+/** Three decimals, one for large values; `like` picks the decimals (an error follows its score). */
+function fmt(value, digits = 3, like = value) {
   if (value === null || value === undefined || !Number.isFinite(value)) return '';
-  return Math.abs(value) >= 1000 ? value.toFixed(1) : value.toFixed(digits);
+  return Math.abs(like) >= 1000 ? value.toFixed(1) : value.toFixed(digits);
 }
 
 function fmtBytes(bytes) {
@@ -117,7 +118,7 @@ function suiteTable(cases) {
     for (const r of rows) {
       const ok = r.status === 'ok';
       lines.push(`<tr class="${ok ? '' : 'failed'}"><td>${escapeHtml(r.table + ':' + r.case)}</td><td>${escapeHtml(r.params_text)}</td><td>${r.mode}</td><td>${r.cnt}</td>` +
-        `<td>${ok ? fmt(r.score_ns / unit.ns) : 'FAILED'}</td><td>${ok && Number.isFinite(r.error_ns) ? '± ' + fmt(r.error_ns / unit.ns) : ''}</td><td>${unit.name}</td>` +
+        `<td>${ok ? fmt(r.score_ns / unit.ns) : 'FAILED'}</td><td>${ok && Number.isFinite(r.error_ns) ? '± ' + fmt(r.error_ns / unit.ns, 3, r.score_ns / unit.ns) : ''}</td><td>${unit.name}</td>` +
         `<td>${r.peer ? '-' : fmtBytes(r.bytes_per_op)}</td><td>${r.peer || r.allocs_per_op === null ? '-' : fmt(r.allocs_per_op, 1)}</td><td>${fmtBytes(r.peak_rss_kb * 1024)}</td>` +
         `<td>${r.baseline === r.benchmark ? '(base)' : Number.isFinite(r.ratio_vs_baseline) ? r.ratio_vs_baseline.toFixed(2) + 'x' : ''}</td></tr>` +
         (ok ? '' : `<tr class="failed"><td colspan="11"><pre>${escapeHtml(r.message)}</pre></td></tr>`));
@@ -172,7 +173,7 @@ function markdown(results) {
       const unit = unitFor(rows);
       for (const r of rows) {
         const ok = r.status === 'ok';
-        lines.push(`| ${r.table}:${r.case} | ${r.params_text} | ${r.mode} | ${r.cnt} | ${ok ? fmt(r.score_ns / unit.ns) : 'FAILED'} | ${ok && Number.isFinite(r.error_ns) ? '± ' + fmt(r.error_ns / unit.ns) : ''} | ${unit.name} | ${r.peer ? '-' : fmtBytes(r.bytes_per_op)} | ${r.baseline === r.benchmark ? '(base)' : Number.isFinite(r.ratio_vs_baseline) ? r.ratio_vs_baseline.toFixed(2) + 'x' : ''} |`);
+        lines.push(`| ${r.table}:${r.case} | ${r.params_text} | ${r.mode} | ${r.cnt} | ${ok ? fmt(r.score_ns / unit.ns) : 'FAILED'} | ${ok && Number.isFinite(r.error_ns) ? '± ' + fmt(r.error_ns / unit.ns, 3, r.score_ns / unit.ns) : ''} | ${unit.name} | ${r.peer ? '-' : fmtBytes(r.bytes_per_op)} | ${r.baseline === r.benchmark ? '(base)' : Number.isFinite(r.ratio_vs_baseline) ? r.ratio_vs_baseline.toFixed(2) + 'x' : ''} |`);
       }
     }
     lines.push('');
