@@ -220,5 +220,53 @@ TEST(RoundTrip, ByteArraysThroughEveryEncoding) {
   }
 }
 
+TEST(RoundTrip, EncoderSizeEstimatesBoundTheOutput) {
+  std::mt19937_64 rng(51);
+  for (int64_t n : {0, 1, 9, 130, 5000}) {
+    std::vector<int64_t> ints(static_cast<size_t>(n));
+    for (auto& x : ints) x = rng() % 3 == 0 ? int64_t(rng()) : 5;
+    std::vector<uint32_t> small(static_cast<size_t>(n));
+    for (auto& x : small) x = rng() % 4 == 0 ? uint32_t(rng() % 1000) : 3;
+    std::vector<std::string> strings;
+    for (int64_t i = 0; i < n; ++i) strings.push_back("s" + std::to_string(rng() % 100));
+    std::vector<ByteArrayView> views;
+    for (auto& s : strings) views.push_back({reinterpret_cast<const uint8_t*>(s.data()), uint32_t(s.size())});
+
+    auto check = [&](auto& enc, auto put, const char* what) {
+      // Estimates hold after every put, and after the last the output fits.
+      for (int64_t done = 0; done < n;) {
+        int64_t c = std::min<int64_t>(n - done, 1 + int64_t(rng() % 300));
+        put(done, c);
+        done += c;
+      }
+      int64_t estimate = enc.estimated_size();
+      Buffer out;
+      enc.flush_to(out);
+      EXPECT_LE(int64_t(out.size()), estimate) << what << " n=" << n;
+      EXPECT_LE(estimate, int64_t(out.size()) * 3 + 1200) << what << " n=" << n;  // and is not wild
+    };
+    RleBitPackedEncoder rle(10);
+    check(
+        rle, [&](int64_t at, int64_t c) { rle.put(small.data() + at, c); }, "RLE");
+    EXPECT_LE(RleBitPackedEncoder::max_encoded_size(10, n), RleBitPackedEncoder::max_encoded_size(10, n + 1));
+    DeltaBinaryPackedEncoder<int64_t> dbp;
+    check(
+        dbp, [&](int64_t at, int64_t c) { dbp.put(ints.data() + at, c); }, "DELTA_BINARY_PACKED");
+    DeltaLengthByteArrayEncoder dlba;
+    check(
+        dlba, [&](int64_t at, int64_t c) { dlba.put(views.data() + at, c); }, "DELTA_LENGTH_BYTE_ARRAY");
+    DeltaByteArrayEncoder dba;
+    check(
+        dba, [&](int64_t at, int64_t c) { dba.put(views.data() + at, c); }, "DELTA_BYTE_ARRAY");
+    ByteStreamSplitEncoder bss(8);
+    check(
+        bss, [&](int64_t at, int64_t c) { bss.put(ints.data() + at, c); }, "BYTE_STREAM_SPLIT");
+    PlainBooleanEncoder booleans;
+    std::vector<uint8_t> bools(static_cast<size_t>(n), 1);
+    check(
+        booleans, [&](int64_t at, int64_t c) { booleans.put(bools.data() + at, c); }, "PLAIN booleans");
+  }
+}
+
 }  // namespace
 }  // namespace parquetry::encoding

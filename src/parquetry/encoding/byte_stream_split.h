@@ -53,6 +53,8 @@ class ByteStreamSplitEncoder {
     values_.clear();
   }
   int64_t value_count() const { return int64_t(values_.size()) / width_; }
+  /// Bytes flush_to() would append now.
+  int64_t estimated_size() const { return int64_t(values_.size()); }
 
  private:
   int width_;

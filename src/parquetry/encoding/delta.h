@@ -93,9 +93,13 @@ class DeltaBinaryPackedEncoder {
   void flush_to(Buffer& out);
   void reset();
   int64_t value_count() const { return count_; }
-  /// Encoded size so far (the open block counted at its worst case).
+  /// An upper bound of the bytes flush_to() would append now: the header,
+  /// finished blocks, and the open block at its worst case (its used
+  /// miniblocks at full width).
   int64_t estimated_size() const {
-    return int64_t(blocks_.size()) + 32 + int64_t(pending_) * int64_t(sizeof(T));
+    int64_t used = (pending_ + kMiniblockSize - 1) / kMiniblockSize;
+    return 40 + int64_t(blocks_.size()) +
+           (pending_ == 0 ? 0 : 10 + kMiniblocks + used * kMiniblockSize * int64_t(sizeof(T)));
   }
 
  private:
@@ -185,6 +189,8 @@ class DeltaLengthByteArrayEncoder {
   void flush_to(Buffer& out);
   void reset();
   int64_t value_count() const { return lengths_.value_count(); }
+  /// An upper bound of the bytes flush_to() would append now.
+  int64_t estimated_size() const { return lengths_.estimated_size() + int64_t(data_.size()); }
 
  private:
   DeltaBinaryPackedEncoder<int32_t> lengths_;
@@ -200,6 +206,9 @@ class DeltaByteArrayEncoder {
   void put_fixed(const uint8_t* values, int width, int64_t n);
   void flush_to(Buffer& out);
   void reset();
+  int64_t value_count() const { return prefixes_.value_count(); }
+  /// An upper bound of the bytes flush_to() would append now.
+  int64_t estimated_size() const { return prefixes_.estimated_size() + suffixes_.estimated_size(); }
 
  private:
   void put_one(const uint8_t* bytes, int64_t len);

@@ -98,6 +98,8 @@ class PlainBooleanEncoder {
   void flush_to(Buffer& out);
   void reset();
   int64_t value_count() const { return bit_count_; }
+  /// Bytes flush_to() would append now.
+  int64_t estimated_size() const { return (bit_count_ + 7) / 8; }
 
  private:
   Buffer bits_;

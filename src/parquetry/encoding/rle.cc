@@ -334,6 +334,14 @@ void RleBitPackedEncoder::flush_to(Buffer& out, bool length_prefix) {
   value_count_ = 0;
 }
 
+int64_t RleBitPackedEncoder::estimated_size() const {
+  // Staged literals and the open run end up as one bit-packed run (header +
+  // groups), or as literals topped up to a group plus one RLE run.
+  int64_t packed = (literal_count_ + run_length_ + 7) / 8 * bit_width_ + 5;
+  int64_t with_run = (literal_count_ + 7 + 8) / 8 * bit_width_ + 5 + 5 + 4;
+  return int64_t(encoded_.size()) + std::max(packed, with_run);
+}
+
 int64_t RleBitPackedEncoder::max_encoded_size(int bit_width, int64_t n) {
   int64_t groups = (n + 7) / 8;
   // Per 8 values: the packed bytes, or an RLE run (header <= 5 bytes + value

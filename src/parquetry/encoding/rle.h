@@ -103,6 +103,9 @@ class RleBitPackedEncoder {
 
   /// Values added since the last reset/flush.
   int64_t value_count() const { return value_count_; }
+  /// An upper bound of the bytes flush_to() would append now (without prefix),
+  /// for page-size decisions without flushing.
+  int64_t estimated_size() const;
   /// An upper bound of the encoded size of `n` values at `bit_width`, without prefix.
   static int64_t max_encoded_size(int bit_width, int64_t n);
 
