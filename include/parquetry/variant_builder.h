@@ -55,7 +55,9 @@ class VariantBuilder {
   /// Forgets the value only; the dictionary keeps growing across values.
   void clear_value();
   /// Replaces the dictionary with the keys of `metadata`, in its id order
-  /// (keys must be unique). Clears the value.
+  /// (keys must be unique). Clears the value. Until the next clear(), objects
+  /// and arrays whose metadata has the same bytes are copied verbatim by
+  /// append_variant() (no re-encoding).
   void load_dictionary(const VariantMetadata& metadata);
   /// Interns `key`; returns its id.
   uint32_t add_key(std::string_view key);
@@ -97,8 +99,12 @@ class VariantBuilder {
   void append_long_string(std::string_view utf8);
   /// The 16 bytes in big-endian (RFC 4122) order.
   void append_uuid(std::span<const uint8_t, 16> bytes);
-  /// Copies `value` (any type): scalars byte for byte, objects and arrays
-  /// rebuilt with keys re-interned into this builder's dictionary.
+  /// Copies `value` (any type): scalars byte for byte; objects and arrays
+  /// byte for byte when `value`'s metadata is the one given to
+  /// load_dictionary() (bounds-checked, not re-validated: validate an
+  /// untrusted source first), otherwise rebuilt with keys re-interned into
+  /// this builder's dictionary (which also normalizes child order, widths and
+  /// duplicate keys).
   void append_variant(const Variant& value, int32_t max_depth = kVariantMaxDepth);
 
   // Containers.
@@ -179,6 +185,7 @@ class VariantBuilder {
   std::vector<uint64_t> key_prefixes_;  // first 8 key bytes, big-endian, for fast ordering
   std::vector<uint32_t> table_;         // open addressing: id + 1, 0 = empty
   std::vector<uint8_t> metadata_;
+  std::vector<uint8_t> loaded_metadata_;  // bytes given to load_dictionary(), for verbatim copies
   bool metadata_valid_ = false;
 };
 

@@ -464,6 +464,32 @@ TEST(VariantBuilderTest, CopyAcrossDictionariesReinternsKeys) {
   EXPECT_EQ(variant_to_json(copy.variant()), R"([{"y":5,"z":["deep"]},5])");
 }
 
+TEST(VariantBuilderTest, CopyWithAnotherLoadedDictionaryIsRebuilt) {
+  // Source: {"a": 1, "b": 2} against the dictionary [b, a].
+  VariantBuilder src;
+  src.add_key("b");
+  src.start_object();
+  src.field("a");
+  src.append_int(1);
+  src.field("b");
+  src.append_int(2);
+  src.finish_object();
+  Built original(src);
+  // Destination loaded with [a, b]: same keys, other ids, so no verbatim copy.
+  VariantBuilder keys;
+  keys.add_key("a");
+  keys.add_key("b");
+  const std::vector<uint8_t> ab(keys.metadata().begin(), keys.metadata().end());
+  VariantBuilder dst;
+  dst.load_dictionary(VariantMetadata(ab));
+  dst.append_variant(original.variant());
+  Built copy(dst);
+  EXPECT_EQ(copy.metadata_bytes, ab);
+  EXPECT_EQ(copy.variant().get_object().field_id(0), 0u);  // "a" is id 0 here, id 1 in the source
+  EXPECT_EQ(original.variant().get_object().field_id(0), 1u);
+  EXPECT_EQ(variant_to_json(copy.variant()), R"({"a":1,"b":2})");
+}
+
 TEST(VariantBuilderTest, ReuseKeepsKeyTableConsistent) {
   VariantBuilder b;
   for (int round = 0; round < 50; ++round) {

@@ -40,6 +40,7 @@ void VariantBuilder::clear() {
   key_prefixes_.clear();
   key_bytes_.clear();
   key_offsets_.resize(1);
+  loaded_metadata_.clear();
   metadata_valid_ = false;
 }
 
@@ -57,6 +58,8 @@ void VariantBuilder::load_dictionary(const VariantMetadata& metadata) {
     if (add_key(k) != id)
       throw_invalid("variant metadata to load has the duplicate key \"" + std::string(k) + "\"");
   }
+  const auto bytes = metadata.bytes();
+  loaded_metadata_.assign(bytes.begin(), bytes.end());
 }
 
 uint64_t VariantBuilder::hash_key(std::string_view key) const {
@@ -411,6 +414,19 @@ void VariantBuilder::finish_array() {
 }
 
 void VariantBuilder::append_variant(const Variant& value, int32_t max_depth) {
+  if (!loaded_metadata_.empty() && (value.is_object() || value.is_array())) {
+    // Same dictionary as the one loaded (ids only ever get appended, so they
+    // all still mean the same keys): the encoded bytes are copied as they are.
+    const auto m = value.metadata().bytes();
+    if (m.size() == loaded_metadata_.size() &&
+        std::memcmp(m.data(), loaded_metadata_.data(), m.size()) == 0) {
+      const size_t n = value.encoded_size();  // bounds-checked against the source buffer
+      begin_value();
+      std::memcpy(extend(n), value.bytes().data(), n);
+      end_value();
+      return;
+    }
+  }
   append_variant_at(value, max_depth);
 }
 
