@@ -197,7 +197,8 @@ TEST(Rle, LevelDecoderV1AndLegacyBitPacked) {
   EXPECT_EQ(ld.decode(out, 8), 8);
   for (int i = 0; i < 8; ++i) EXPECT_EQ(out[i], i);
 
-  EXPECT_THROW(ld.reset_v1(Encoding::BIT_PACKED, legacy, 7, 11), Error);  // needs 5 bytes
+  EXPECT_THROW(ld.reset_v1(Encoding::BIT_PACKED, legacy, 7, 11), Error);                // needs 5 bytes
+  EXPECT_THROW(ld.reset_v1(Encoding::BIT_PACKED, legacy, 7, int64_t(1) << 62), Error);  // no overflow
   EXPECT_THROW(ld.reset_v1(Encoding::PLAIN, legacy, 7, 8), Error);
 
   // v1 RLE levels with max level 2 to a validity bitmap (level == max => valid).

@@ -411,6 +411,10 @@ int64_t LevelDecoder::reset_v1(Encoding encoding, std::span<const uint8_t> page,
   if (encoding == Encoding::BIT_PACKED) {
     legacy_ = true;
     if (num_values < 0) throw_corrupt("negative level count");
+    if (w > 0 && num_values > int64_t(page.size()) * 8 / w) {
+      throw_corrupt("BIT_PACKED levels: " + std::to_string(num_values) + " levels of " + std::to_string(w) +
+                    " bits do not fit in a page of " + std::to_string(page.size()) + " bytes");
+    }
     int64_t size = bit_packed_levels_size(num_values, w);
     if (size > int64_t(page.size())) {
       throw_corrupt("BIT_PACKED levels need " + std::to_string(size) + " bytes but the page has " +
