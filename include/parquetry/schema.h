@@ -22,7 +22,6 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -204,7 +203,8 @@ class Schema {
   const ColumnDescriptor& column(size_t index) const { return columns_.at(index); }
   std::span<const ColumnDescriptor> columns() const { return columns_; }
 
-  /// The leaf whose dotted path is `path` ("a.b.c"), or nullptr.
+  /// The leaf whose dotted path is `path` ("a.b.c"), or nullptr. Sibling
+  /// names may repeat in a file; lookups then find the first match.
   const ColumnDescriptor* find_column(std::string_view path) const;
   /// The leaf with exactly these path parts (names may contain '.'), or nullptr.
   const ColumnDescriptor* find_column(std::span<const std::string> parts) const;

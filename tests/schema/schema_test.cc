@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -681,6 +682,58 @@ TEST(SchemaErrorTest, AnnotationsThatDoNotFit) {
        with_decimal(with_length(leaf(kOptional, Type::FIXED_LEN_BYTE_ARRAY, "d", ConvertedType::DECIMAL), 16),
                     38, 10)});
   EXPECT_EQ(widest.column(0).precision, 38);
+}
+
+TEST(SchemaErrorTest, RandomElementListsBuildOrThrowButNeverBreak) {
+  // Hostile footers in miniature: random counts, types, repetitions and
+  // annotations. Each list must either build a consistent tree or throw
+  // parquetry::Error; ASan/UBSan catch anything worse.
+  std::mt19937 rng(20240607);
+  auto pick = [&](int low, int high) { return std::uniform_int_distribution<int>(low, high)(rng); };
+  const LogicalType logicals[] = {logical(StringType{}),       logical(ListType{}),
+                                  logical(MapType{}),          logical(DecimalType{2, 5}),
+                                  logical(IntType{16, false}), logical(TimestampType{true, TimeUnit::NANOS}),
+                                  logical(NullType{}),         logical(Float16Type{}),
+                                  logical(VariantType{}),      logical(UnrecognizedLogicalType{99})};
+  int built = 0;
+  for (int iteration = 0; iteration < 20000; ++iteration) {
+    std::vector<SchemaElement> elements(static_cast<size_t>(pick(1, 12)));
+    for (size_t i = 0; i < elements.size(); ++i) {
+      SchemaElement& e = elements[i];
+      e.name = pick(0, 20) == 0 ? "" : (pick(0, 3) == 0 ? "array" : "f" + std::to_string(i));
+      bool group = pick(0, 2) == 0 || i == 0;
+      if (group || pick(0, 20) == 0) e.num_children = pick(-1, 4);
+      if (!group || pick(0, 20) == 0) e.type = static_cast<Type>(pick(0, 8));
+      if (i != 0 || pick(0, 3) == 0) e.repetition_type = static_cast<FieldRepetitionType>(pick(0, 3));
+      if (pick(0, 3) == 0) e.converted_type = static_cast<ConvertedType>(pick(0, 22));
+      if (pick(0, 4) == 0) e.logical_type = logicals[pick(0, 9)];
+      if (pick(0, 3) == 0) e.type_length = pick(-2, 17);
+      if (pick(0, 3) == 0) e.precision = pick(-1, 40);
+      if (pick(0, 3) == 0) e.scale = pick(-1, 10);
+    }
+    try {
+      Schema schema = Schema::from_elements(elements);
+      ++built;
+      std::string text = schema.to_string();
+      ASSERT_EQ(text.rfind("message ", 0), 0u);
+      int32_t leaves = 0;
+      for (const SchemaNode& node : schema.nodes()) {
+        if (node.is_leaf()) ++leaves;
+        ASSERT_GE(node.max_definition_level(), node.max_repetition_level());
+        ASSERT_EQ(node.kind() == NodeKind::kList, node.list_element() != nullptr);
+        ASSERT_EQ(node.kind() == NodeKind::kMap, node.map_key() != nullptr);
+      }
+      ASSERT_EQ(static_cast<size_t>(leaves), schema.num_columns());
+      for (const ColumnDescriptor& column : schema.columns()) {
+        ASSERT_TRUE(column.node->is_leaf());
+        // Sibling names may repeat (the first one wins a lookup), so compare paths.
+        ASSERT_EQ(schema.find_column(column.path_parts)->path, column.path);
+      }
+    } catch (const Error&) {
+      // Rejected cleanly.
+    }
+  }
+  EXPECT_GT(built, 100);  // the generator also produces valid schemas
 }
 
 TEST(SchemaErrorTest, MalformedListsAndMaps) {
