@@ -365,7 +365,8 @@ Row run_case(const Options& options, const CaseInfo& info, const std::string& se
   row.case_name = info.case_name;
   row.params = info.params;
   row.params_text = info.params_text;
-  if (info.baseline) row.baseline = "self";
+  // Marks read by assign_baselines(): an explicit baseline, or any harness case.
+  if (info.api) row.baseline = info.baseline ? "self" : "api";
   const bool single_shot = options.mode_override.empty() ? info.single_shot : options.mode_override == "ss";
   row.mode = single_shot ? "ss" : "avgt";
   double total_bytes = 0, total_allocs = 0, total_iterations = 0;

@@ -1,5 +1,7 @@
 #include "registry.h"
 
+#include "suite_tag.h"
+
 #include <cctype>
 #include <stdexcept>
 
@@ -27,6 +29,11 @@ std::vector<Params> cross_product(
     combos = std::move(next);
   }
   return combos;
+}
+
+std::map<std::string, std::string>& family_suites() {
+  static std::map<std::string, std::string> suites;
+  return suites;
 }
 
 std::string lower(std::string text) {
@@ -118,6 +125,12 @@ void register_api_cases() {
 
 const std::map<std::string, CaseInfo>& api_instances() { return mutable_instances(); }
 
+benchmark::internal::Benchmark* tag_suite(const char* suite, const char* family,
+                                          benchmark::internal::Benchmark* registered) {
+  family_suites()[family] = suite;
+  return registered;
+}
+
 CaseInfo describe(const std::string& full_name) {
   auto found = api_instances().find(full_name);
   if (found != api_instances().end()) return found->second;
@@ -128,6 +141,12 @@ CaseInfo describe(const std::string& full_name) {
   const auto slash = full_name.find('/');
   info.case_name = full_name.substr(0, slash);
   info.params_text = slash == std::string::npos ? "" : full_name.substr(slash + 1);
+  auto tagged = family_suites().find(info.case_name);
+  if (tagged != family_suites().end()) {
+    info.suite = tagged->second;
+    info.table = info.suite;
+    return info;
+  }
   std::string stem = info.case_name;
   for (const char* prefix : {"BM_", "bm_", "BM", "Bench_", "bench_"}) {
     if (stem.rfind(prefix, 0) == 0 && stem.size() > std::string(prefix).size()) {

@@ -80,18 +80,26 @@ double num_or(simdjson::dom::element parent, const char* key, double fallback) {
 }  // namespace
 
 void assign_baselines(std::vector<Row>& rows) {
-  // Key: table + params. Preference: peer row, then a baseline() case, then the first row.
+  // Key: table + params. Preference: the peer row, then a baseline() case,
+  // then the first harness case; plain BENCHMARK rows alone get no ratio.
   std::map<std::string, std::pair<int, size_t>> chosen;
   for (size_t i = 0; i < rows.size(); ++i) {
     const Row& row = rows[i];
     const std::string key = row.table + "\n" + row.params_text;
-    const int rank = row.is_peer ? 0 : (row.baseline == "self" ? 1 : 2);
+    // Plain BENCHMARK rows (no "api" mark) are not compared with an arbitrary first row.
+    const int rank = row.is_peer ? 0 : row.baseline == "self" ? 1 : row.baseline == "api" ? 2 : 3;
+    if (rank == 3) continue;
     auto it = chosen.find(key);
     if (it == chosen.end() || rank < it->second.first) chosen[key] = {rank, i};
   }
   for (Row& row : rows) {
-    const auto& [rank, index] = chosen[row.table + "\n" + row.params_text];
-    const Row& base = rows[index];
+    auto it = chosen.find(row.table + "\n" + row.params_text);
+    if (it == chosen.end()) {
+      row.baseline.clear();
+      row.ratio = 0;
+      continue;
+    }
+    const Row& base = rows[it->second.second];
     row.baseline = base.benchmark;
     row.ratio = (row.ok && base.ok && row.summary.median > 0) ? base.summary.median / row.summary.median : 0;
   }

@@ -55,8 +55,9 @@ struct RunResults {
   std::vector<Row> rows;
 };
 
-/// Fills baseline and ratio of every row (peer row of the same table and
-/// params, else the table's baseline() case, else the table's first row with those params).
+/// Fills baseline and ratio of every row: the peer row of the same table and
+/// params, else the table's baseline() case, else its first harness case.
+/// Before the call `baseline` marks harness rows: "self" (declared baseline) or "api".
 void assign_baselines(std::vector<Row>& rows);
 /// JMH-shaped text table of the rows of one table.
 std::string format_table(const std::vector<const Row*>& rows);
