@@ -315,8 +315,18 @@ void append_json_number(std::string_view token, VariantBuilder& builder) {
   const bool negative = p != end && *p == '-';
   if (negative) ++p;
   const char* int_begin = p;
-  while (p != end && is_digit(*p)) ++p;
+  uint64_t small = 0;  // the integer part while it has at most 18 digits
+  while (p != end && is_digit(*p)) {
+    small = small * 10 + uint64_t(*p - '0');
+    ++p;
+  }
   const char* int_end = p;
+  if (p == end && int_end != int_begin && int_end - int_begin <= 18 &&
+      (*int_begin != '0' || int_end - int_begin == 1)) {
+    // Common case: a plain integer that fits in int64 without overflow checks.
+    builder.append_int(negative ? -int64_t(small) : int64_t(small));
+    return;
+  }
   const char* frac_begin = p;
   const char* frac_end = p;
   bool has_fraction = false, has_exponent = false;
