@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "parquetry/util/bit_util.h"
+
 namespace parquetry::variant_internal {
 
 /// Unsigned little-endian integer of `width` (1..4) bytes.
@@ -26,11 +28,7 @@ inline int width_for(uint32_t value) {
   return value <= 0xFF ? 1 : value <= 0xFFFF ? 2 : value <= 0xFFFFFF ? 3 : 4;
 }
 
-template <typename T>
-inline T load(const uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof(T));
-  return v;
-}
+/// Unaligned little-endian load of a fixed-width value.
+using bits::load;
 
 }  // namespace parquetry::variant_internal
