@@ -117,10 +117,12 @@ class VariantBuilder {
 
   /// True once a complete top-level value is built.
   bool done() const { return done_; }
-  /// The value bytes; kInvalidArgument until done().
+  /// The value bytes; kInvalidArgument until done(). The span points into the
+  /// builder and stays valid until the next append, clear or clear_value.
   std::span<const uint8_t> value() const;
   /// The metadata bytes for the current dictionary (encoded on demand, cached
-  /// until a key is added).
+  /// until a key is added). The span stays valid until metadata() is called
+  /// again after the dictionary changed.
   std::span<const uint8_t> metadata();
 
  private:
