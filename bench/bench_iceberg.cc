@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <random>
@@ -137,6 +138,24 @@ void data_file_counts(benchmark::internal::Benchmark* b) {
 }
 
 BENCHMARK(BM_ToPositionIndexes_Plain)->Apply(data_file_counts);
+
+// The floor for plain input: just reading the path bytes (about 103 MB) once.
+void BM_PlainPathBytes_ReadFloor(benchmark::State& state) {
+  const DeleteFileInput& input = input_for(state.range(0));
+  for (auto _ : state) {
+    uint64_t acc = 0;
+    const uint8_t* p = input.data.data();
+    size_t n = input.data.size() / 8;
+    for (size_t i = 0; i < n; ++i) {
+      uint64_t word;
+      std::memcpy(&word, p + 8 * i, 8);
+      acc ^= word;
+    }
+    benchmark::DoNotOptimize(acc);
+  }
+  state.SetBytesProcessed(state.iterations() * int64_t(input.data.size()));
+}
+BENCHMARK(BM_PlainPathBytes_ReadFloor)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ToPositionIndexes_Dictionary)->Apply(data_file_counts);
 
 // 1M deleted positions in a 10M-row data file: every 10th row (bitset

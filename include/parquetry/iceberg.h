@@ -359,17 +359,17 @@ class PositionIndexMap {
   PositionIndexMap(PositionIndexMap&&) noexcept;
   PositionIndexMap& operator=(PositionIndexMap&&) noexcept;
 
-  size_t size() const { return entries_.size(); }
-  bool empty() const { return entries_.empty(); }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
   /// The index for `path`, or nullptr.
   const PositionDeleteIndex* find(std::string_view path) const;
   /// The index for `path`, created empty when missing. The reference stays
   /// valid until the next get_or_add.
   PositionDeleteIndex& get_or_add(std::string_view path);
 
-  std::string_view path(size_t i) const { return entries_[i].path; }
-  const PositionDeleteIndex& index(size_t i) const { return entries_[i].index; }
-  PositionDeleteIndex& index(size_t i) { return entries_[i].index; }
+  std::string_view path(size_t i) const { return entry(i).path; }
+  const PositionDeleteIndex& index(size_t i) const { return entry(i).index; }
+  PositionDeleteIndex& index(size_t i) { return entry(i).index; }
   /// Total deleted positions over all files.
   int64_t total_cardinality() const;
 
@@ -389,7 +389,16 @@ class PositionIndexMap {
   uint32_t probe(std::string_view path, uint64_t hash) const;
   void start_hashing();
 
-  std::vector<Entry> entries_;
+  // Entries live in fixed chunks that never move: growing a flat vector of a
+  // million entries would copy them and fault in twice the memory.
+  static constexpr size_t kChunkBits = 12;
+  static constexpr size_t kChunkSize = size_t(1) << kChunkBits;
+  Entry& entry(size_t i) { return chunks_[i >> kChunkBits][i & (kChunkSize - 1)]; }
+  const Entry& entry(size_t i) const { return chunks_[i >> kChunkBits][i & (kChunkSize - 1)]; }
+  Entry& append(std::string_view path, uint64_t hash);
+
+  std::vector<std::unique_ptr<Entry[]>> chunks_;
+  size_t size_ = 0;
   // Delete files are sorted by path, so while every new path sorts after the
   // previous one the entries are kept in order with no hashing at all (lookups
   // binary-search). The first out-of-order path switches to a hash table:

@@ -292,3 +292,76 @@ TEST(ToPositionIndexes, RunsSpanningBatchesAndRangesOfPositions) {
 
 }  // namespace
 }  // namespace parquetry::iceberg
+
+namespace parquetry::iceberg {
+namespace {
+
+TEST(ToPositionIndexes, ManyFilesAcrossChunksSortedThenUnsorted) {
+  // 10,000 files (entries live in 4096-entry chunks); sorted rows first, then
+  // rows revisiting earlier files, which switches the map to hashing.
+  std::vector<Row> rows;
+  for (int f = 0; f < 10000; ++f) {
+    char buffer[96];
+    std::snprintf(buffer, sizeof buffer, "s3://bucket/table/data/%07d-data.parquet", f);
+    rows.push_back({buffer, f % 7});
+    rows.push_back({buffer, 100 + f % 3});
+  }
+  std::vector<Row> revisits;
+  for (int f = 9999; f >= 0; f -= 13) revisits.push_back({rows[size_t(2 * f)].path, 5000});
+  PositionIndexBuilder builder;
+  {
+    PlainBatch sorted(rows);
+    builder.add(sorted.batch);
+  }
+  PositionIndexMap sorted_only = [&] {
+    PositionIndexBuilder copy;
+    PlainBatch again(rows);
+    copy.add(again.batch);
+    return copy.finish();
+  }();
+  EXPECT_EQ(sorted_only.size(), 10000u);
+  ASSERT_NE(sorted_only.find(rows[2 * 4097].path), nullptr);  // binary search over chunks
+  EXPECT_EQ(sorted_only.find(rows[2 * 4097].path)->cardinality(), 2);
+  EXPECT_EQ(sorted_only.find("s3://bucket/table/data/0004097-data.parquetx"), nullptr);
+  {
+    PlainBatch unsorted(revisits);
+    builder.add(unsorted.batch);
+  }
+  std::vector<Row> all = rows;
+  all.insert(all.end(), revisits.begin(), revisits.end());
+  PositionIndexMap map = builder.finish();
+  EXPECT_EQ(from_map(map), naive_of(all));
+  EXPECT_EQ(map.find(rows[0].path)->cardinality(), 2);
+  EXPECT_EQ(map.find(rows[2 * 9999].path)->cardinality(), 3);
+  PositionIndexMap moved = std::move(map);
+  EXPECT_EQ(moved.size(), 10000u);
+  EXPECT_TRUE(map.empty());
+  ASSERT_NE(moved.find(rows[2 * 13].path), nullptr);
+  EXPECT_EQ(moved.find(rows[2 * 13].path)->cardinality(), 2);  // not revisited: 9999 - 13k never hits 13
+}
+
+TEST(ToPositionIndexes, LongRunsEndExactlyWhereThePathChanges) {
+  // Runs long enough for the block comparison, ended by paths of the same
+  // length that differ in one middle byte (not in the last 8 bytes).
+  const std::string a = "s3://bucket/table/data/aaaaaaaaaaaa/part-00000.parquet";
+  for (int64_t run : {1, 2, 9, 17, 100, 4095, 4096, 4097, 9000}) {
+    for (size_t where : {size_t(5), a.size() / 2, a.size() - 1}) {
+      std::string b = a;
+      b[where] = 'Z';
+      std::vector<Row> rows;
+      for (int64_t i = 0; i < run; ++i) rows.push_back({a, i});
+      rows.push_back({b, 0});
+      for (int64_t i = 0; i < 3; ++i) rows.push_back({a, 100000 + i});
+      PlainBatch batch(rows);
+      PositionIndexBuilder builder;
+      builder.add(batch.batch);
+      PositionIndexMap map = builder.finish();
+      ASSERT_EQ(map.size(), 2u) << run << " " << where;
+      EXPECT_EQ(map.find(a)->cardinality(), run + 3) << run << " " << where;
+      EXPECT_EQ(map.find(b)->cardinality(), 1) << run << " " << where;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace parquetry::iceberg

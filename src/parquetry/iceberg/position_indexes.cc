@@ -7,6 +7,7 @@
 #include <bit>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "parquetry/error.h"
 #include "parquetry/iceberg.h"
@@ -97,8 +98,23 @@ std::string_view string_at(const StringColumn& column, int64_t i) {
 
 PositionIndexMap::PositionIndexMap() = default;
 PositionIndexMap::~PositionIndexMap() = default;
-PositionIndexMap::PositionIndexMap(PositionIndexMap&&) noexcept = default;
-PositionIndexMap& PositionIndexMap::operator=(PositionIndexMap&&) noexcept = default;
+PositionIndexMap::PositionIndexMap(PositionIndexMap&& other) noexcept { *this = std::move(other); }
+
+PositionIndexMap& PositionIndexMap::operator=(PositionIndexMap&& other) noexcept {
+  if (this != &other) {
+    sorted_ = std::exchange(other.sorted_, true);
+    table_ = std::move(other.table_);
+    other.table_.clear();
+    chunks_ = std::move(other.chunks_);
+    other.chunks_.clear();
+    size_ = std::exchange(other.size_, 0);
+    arena_blocks_ = std::move(other.arena_blocks_);
+    other.arena_blocks_.clear();
+    arena_next_ = std::exchange(other.arena_next_, nullptr);
+    arena_left_ = std::exchange(other.arena_left_, 0);
+  }
+  return *this;
+}
 
 std::string_view PositionIndexMap::store(std::string_view path) {
   if (path.size() > arena_left_) {
@@ -123,7 +139,7 @@ uint32_t PositionIndexMap::probe(std::string_view path, uint64_t hash) const {
     if (slot == 0) return kSkipSlot;
     if ((slot & 0xFFFFFFFF00000000ULL) == tag) {
       uint32_t index = uint32_t(slot) - 1;
-      const Entry& e = entries_[index];
+      const Entry& e = entry(index);
       if (e.hash == hash && e.path == path) return index;
     }
   }
@@ -132,8 +148,8 @@ uint32_t PositionIndexMap::probe(std::string_view path, uint64_t hash) const {
 void PositionIndexMap::rehash(size_t new_capacity) {
   std::vector<uint64_t> table(new_capacity, 0);
   const size_t mask = new_capacity - 1;
-  for (size_t i = 0; i < entries_.size(); ++i) {
-    uint64_t hash = entries_[i].hash;
+  for (size_t i = 0; i < size_; ++i) {
+    uint64_t hash = entry(i).hash;
     size_t at = size_t(hash) & mask;
     while (table[at] != 0) at = (at + 1) & mask;
     table[at] = (hash & 0xFFFFFFFF00000000ULL) | uint64_t(i + 1);
@@ -143,31 +159,39 @@ void PositionIndexMap::rehash(size_t new_capacity) {
 
 void PositionIndexMap::start_hashing() {
   sorted_ = false;
-  for (Entry& e : entries_) e.hash = hash_path(e.path);
+  for (size_t i = 0; i < size_; ++i) entry(i).hash = hash_path(entry(i).path);
   size_t capacity = 64;
-  while (capacity < (entries_.size() + 1) * 2) capacity *= 2;
+  while (capacity < (size_ + 1) * 2) capacity *= 2;
   rehash(capacity);
 }
 
-void PositionIndexMap::reserve(size_t files) { entries_.reserve(files); }
+void PositionIndexMap::reserve(size_t files) { chunks_.reserve((files + kChunkSize - 1) / kChunkSize); }
+
+PositionIndexMap::Entry& PositionIndexMap::append(std::string_view path, uint64_t hash) {
+  if ((size_ & (kChunkSize - 1)) == 0) chunks_.push_back(std::make_unique<Entry[]>(kChunkSize));
+  Entry& e = entry(size_);
+  e.path = store(path);
+  e.hash = hash;
+  ++size_;
+  return e;
+}
 
 uint32_t PositionIndexMap::slot(std::string_view path) {
-  if (entries_.size() >= 0xFFFFFFF0u) throw_limit("iceberg: too many data files in one delete index");
+  if (size_ >= 0xFFFFFFF0u) throw_limit("iceberg: too many data files in one delete index");
   if (sorted_) {
-    if (entries_.empty() || entries_.back().path < path) {
-      uint32_t index = uint32_t(entries_.size());
-      entries_.push_back(Entry{store(path), 0, PositionDeleteIndex()});
-      return index;
+    if (size_ == 0 || entry(size_ - 1).path < path) {
+      append(path, 0);
+      return uint32_t(size_ - 1);
     }
-    if (entries_.back().path == path) return uint32_t(entries_.size() - 1);
+    if (entry(size_ - 1).path == path) return uint32_t(size_ - 1);
     start_hashing();
   }
   uint64_t hash = hash_path(path);
   uint32_t found = probe(path, hash);
   if (found != kSkipSlot) return found;
-  if ((entries_.size() + 1) * 2 > table_.size()) rehash(std::max<size_t>(64, table_.size() * 2));
-  uint32_t index = uint32_t(entries_.size());
-  entries_.push_back(Entry{store(path), hash, PositionDeleteIndex()});
+  if ((size_ + 1) * 2 > table_.size()) rehash(std::max<size_t>(64, table_.size() * 2));
+  uint32_t index = uint32_t(size_);
+  append(path, hash);
   const size_t mask = table_.size() - 1;
   size_t at = size_t(hash) & mask;
   while (table_[at] != 0) at = (at + 1) & mask;
@@ -177,21 +201,26 @@ uint32_t PositionIndexMap::slot(std::string_view path) {
 
 const PositionDeleteIndex* PositionIndexMap::find(std::string_view path) const {
   if (sorted_) {
-    auto it = std::lower_bound(entries_.begin(), entries_.end(), path,
-                               [](const Entry& e, std::string_view p) { return e.path < p; });
-    return (it != entries_.end() && it->path == path) ? &it->index : nullptr;
+    size_t lo = 0, hi = size_;  // first entry whose path is >= `path`
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (entry(mid).path < path) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return (lo < size_ && entry(lo).path == path) ? &entry(lo).index : nullptr;
   }
   uint32_t index = probe(path, hash_path(path));
-  return index == kSkipSlot ? nullptr : &entries_[index].index;
+  return index == kSkipSlot ? nullptr : &entry(index).index;
 }
 
-PositionDeleteIndex& PositionIndexMap::get_or_add(std::string_view path) {
-  return entries_[slot(path)].index;
-}
+PositionDeleteIndex& PositionIndexMap::get_or_add(std::string_view path) { return entry(slot(path)).index; }
 
 int64_t PositionIndexMap::total_cardinality() const {
   int64_t total = 0;
-  for (const Entry& e : entries_) total += e.index.cardinality();
+  for (size_t i = 0; i < size_; ++i) total += entry(i).index.cardinality();
   return total;
 }
 
@@ -234,21 +263,57 @@ void PositionIndexBuilder::add_run_to_slot(uint32_t slot, const int64_t* pos, in
   map_.index(slot).add_many(std::span<const int64_t>(pos, size_t(count)));
 }
 
+namespace {
+
+// True when rows [from, to) all have `length` bytes, i.e. are laid out
+// back to back with a period of `length` (a vectorizable integer loop).
+bool lengths_all(const int32_t* off, int64_t from, int64_t to, int32_t length) {
+  bool same = true;
+  for (int64_t j = from; j < to; ++j) same &= (off[j + 1] - off[j]) == length;
+  return same;
+}
+
+}  // namespace
+
 void PositionIndexBuilder::add_plain(const StringColumn& paths, const int64_t* pos, int64_t length) {
   check_offsets(paths, "file_path");
   if (!all_valid(paths.validity, length)) throw_corrupt("iceberg: position delete with a null file_path");
   const int32_t* off = paths.offsets;
   const uint8_t* data = paths.data;
+  // Paths of one table share long prefixes and differ near the end (file
+  // numbers, UUIDs), so the last 8 bytes reject most mismatches cheaply.
+  auto row_equals = [&](int64_t row, const uint8_t* bytes, int32_t len) {
+    if (off[row + 1] - off[row] != len) return false;
+    const uint8_t* candidate = data + off[row];
+    if (len >= 8 && bits::load<uint64_t>(candidate + len - 8) != bits::load<uint64_t>(bytes + len - 8))
+      return false;
+    return std::memcmp(candidate, bytes, size_t(len)) == 0;
+  };
   int64_t i = 0;
   while (i < length) {
     const int64_t start = i;
     const uint8_t* run_bytes = data + off[i];
     const int32_t run_length = off[i + 1] - off[i];
     ++i;
-    while (i < length) {
-      const int32_t len = off[i + 1] - off[i];
-      if (len != run_length || std::memcmp(data + off[i], run_bytes, size_t(len)) != 0) break;
+    // Long runs: rows of one length lie back to back, so rows [i, e) all
+    // equal their predecessors exactly when the block [i - 1, e - 1) equals
+    // itself shifted by one row. One memcmp then checks many rows at memory
+    // speed; the block doubles while it keeps matching. A mismatching block
+    // is rescanned row by row to find where the run ends.
+    if (i < length && row_equals(i, run_bytes, run_length)) {
       ++i;
+      int64_t block = 8;
+      while (i < length) {
+        const int64_t e = std::min(length, i + block);
+        if (lengths_all(off, i, e, run_length) &&
+            std::memcmp(data + off[i - 1], data + off[i], size_t(e - i) * size_t(run_length)) == 0) {
+          i = e;
+          block = std::min<int64_t>(block * 2, 4096);
+          continue;
+        }
+        while (i < e && row_equals(i, run_bytes, run_length)) ++i;
+        break;
+      }
     }
     add_run({reinterpret_cast<const char*>(run_bytes), size_t(run_length)}, pos + start, i - start);
   }
