@@ -55,6 +55,7 @@ BENCHMARK(BM_Unpack<uint32_t>)
     ->Arg(16)
     ->Arg(20)
     ->Arg(32);
+BENCHMARK(BM_Unpack<uint8_t>)->ArgName("width")->Arg(1)->Arg(3);
 BENCHMARK(BM_Unpack<uint64_t>)->ArgName("width")->Arg(1)->Arg(17)->Arg(33)->Arg(48)->Arg(64);
 
 // Definition levels of an optional column at max level 1 with mixed runs.
@@ -316,10 +317,10 @@ void BM_DeltaLengthByteArrayDecode(benchmark::State& state) {
   Buffer page;
   enc.flush_to(page);
   Buffer offsets, data;
+  DeltaLengthByteArrayDecoder d;  // reused across pages, as a column reader does
   for (auto _ : state) {
     offsets.clear();
     data.clear();
-    DeltaLengthByteArrayDecoder d;
     d.reset(page.span(), kValues);
     d.decode(offsets, data, kValues);
     benchmark::DoNotOptimize(data.data());

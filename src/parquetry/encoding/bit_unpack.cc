@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "parquetry/error.h"
@@ -61,10 +62,25 @@ inline void pack_group(const T* in, uint8_t* out) {
   }
 }
 
+// Byte b expanded to eight 0/1 bytes, least significant bit first.
+constexpr std::array<uint64_t, 256> make_bit_spread() {
+  std::array<uint64_t, 256> table{};
+  for (int b = 0; b < 256; ++b) {
+    for (int i = 0; i < 8; ++i) table[size_t(b)] |= uint64_t((b >> i) & 1) << (8 * i);
+  }
+  return table;
+}
+constexpr std::array<uint64_t, 256> kBitSpread = make_bit_spread();
+
 template <typename T, int W>
 void unpack_width(const uint8_t* in, T* out, int64_t count) {
   int64_t groups = count / 32;
-  for (int64_t g = 0; g < groups; ++g) unpack_group<T, W>(in + g * 4 * W, out + g * 32);
+  if constexpr (std::is_same_v<T, uint8_t> && W == 1) {
+    // Booleans: one table lookup turns a byte into eight output bytes.
+    for (int64_t b = 0; b < groups * 4; ++b) std::memcpy(out + b * 8, &kBitSpread[in[b]], 8);
+  } else {
+    for (int64_t g = 0; g < groups; ++g) unpack_group<T, W>(in + g * 4 * W, out + g * 32);
+  }
   int64_t rest = count - groups * 32;
   if (rest != 0) {
     // The last group is partial: stage its bytes in a zeroed copy so the
