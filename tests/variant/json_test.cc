@@ -263,8 +263,9 @@ TEST(VariantJsonTest, DictionaryVectorRoundTrip) {
 
 TEST(VariantJsonTest, MalformedJsonIsCorrupt) {
   VariantJsonParser parser;
-  for (const char* bad : {"", "{", "[1,", "{\"a\"}", "{\"a\":}", "tru", "nul", "01", "1.", "-", "1e", "\"abc",
-                          "[1] 2", "{} x", "\"\\x\"", "1 2", "\"\xFF\"", "{\"\xC3\":1}", "[1,]", "NaN"}) {
+  for (const char* bad :
+       {"",   "{",     "[1,",   "{\"a\"}", "{\"a\":}", "tru", "nul",      "01",           "1.",   "-",
+        "1e", "\"abc", "[1] 2", "{} x",    "\"\\x\"",  "1 2", "\"\xFF\"", "{\"\xC3\":1}", "[1,]", "NaN"}) {
     VariantBuilder b;
     try {
       parser.parse(bad, b);
