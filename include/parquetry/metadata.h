@@ -25,9 +25,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <new>
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -39,6 +43,132 @@ namespace parquetry {
 
 class RandomAccessSource;
 class Sink;
+
+// ---------------------------------------------------------------------------
+// InlineVector: the short lists of every column chunk (encodings, page
+// encoding stats) without a heap allocation each. A wide footer holds
+// millions of them; std::vector would cost a malloc/free pair per list.
+
+/// A vector of trivially copyable T that keeps up to N elements inline and
+/// moves to the heap beyond that. The subset of std::vector's interface the
+/// metadata code needs; compares element-wise.
+template <typename T, size_t N>
+class InlineVector {
+  static_assert(std::is_trivially_copyable_v<T>, "InlineVector holds trivially copyable types only");
+
+ public:
+  using value_type = T;
+  using iterator = T*;
+  using const_iterator = const T*;
+
+  InlineVector() = default;
+  InlineVector(std::initializer_list<T> values) { assign(values.begin(), values.size()); }
+  /// Implicit from std::vector so writers can build lists with the standard container.
+  InlineVector(const std::vector<T>& values) { assign(values.data(), values.size()); }
+  InlineVector& operator=(const std::vector<T>& values) {
+    clear();
+    assign(values.data(), values.size());
+    return *this;
+  }
+  InlineVector& operator=(std::initializer_list<T> values) {
+    clear();
+    assign(values.begin(), values.size());
+    return *this;
+  }
+  std::vector<T> to_vector() const { return std::vector<T>(begin(), end()); }
+  InlineVector(const InlineVector& other) { assign(other.data(), other.size_); }
+  InlineVector(InlineVector&& other) noexcept { steal(other); }
+  InlineVector& operator=(const InlineVector& other) {
+    if (this != &other) {
+      clear();
+      assign(other.data(), other.size_);
+    }
+    return *this;
+  }
+  InlineVector& operator=(InlineVector&& other) noexcept {
+    if (this != &other) {
+      release();
+      steal(other);
+    }
+    return *this;
+  }
+  ~InlineVector() { release(); }
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  size_t capacity() const { return capacity_; }
+  T* data() { return on_heap() ? heap_ : reinterpret_cast<T*>(inline_); }
+  const T* data() const { return on_heap() ? heap_ : reinterpret_cast<const T*>(inline_); }
+  T* begin() { return data(); }
+  T* end() { return data() + size_; }
+  const T* begin() const { return data(); }
+  const T* end() const { return data() + size_; }
+  T& operator[](size_t i) { return data()[i]; }
+  const T& operator[](size_t i) const { return data()[i]; }
+  T& front() { return data()[0]; }
+  const T& front() const { return data()[0]; }
+  T& back() { return data()[size_ - 1]; }
+  const T& back() const { return data()[size_ - 1]; }
+
+  void clear() { size_ = 0; }
+  void reserve(size_t n) {
+    if (n > capacity_) grow(n);
+  }
+  void push_back(const T& value) {
+    if (size_ == capacity_) grow(capacity_ * 2);
+    std::memcpy(static_cast<void*>(data() + size_), &value, sizeof(T));
+    ++size_;
+  }
+  T& emplace_back() {
+    push_back(T{});
+    return back();
+  }
+
+  friend bool operator==(const InlineVector& a, const InlineVector& b) {
+    if (a.size_ != b.size_) return false;
+    for (size_t i = 0; i < a.size_; ++i) {
+      if (!(a[i] == b[i])) return false;
+    }
+    return true;
+  }
+
+ private:
+  bool on_heap() const { return capacity_ > N; }
+  void assign(const T* values, size_t n) {
+    reserve(n);
+    if (n != 0) std::memcpy(static_cast<void*>(data()), values, n * sizeof(T));
+    size_ = static_cast<uint32_t>(n);
+  }
+  void grow(size_t wanted) {
+    T* fresh = static_cast<T*>(::operator new(wanted * sizeof(T)));
+    if (size_ != 0) std::memcpy(static_cast<void*>(fresh), data(), size_ * sizeof(T));
+    release();
+    heap_ = fresh;
+    capacity_ = static_cast<uint32_t>(wanted);
+  }
+  void release() {
+    if (on_heap()) ::operator delete(heap_);
+    capacity_ = N;
+  }
+  void steal(InlineVector& other) {
+    size_ = other.size_;
+    capacity_ = other.capacity_;
+    if (other.on_heap()) {
+      heap_ = other.heap_;
+    } else {
+      std::memcpy(inline_, other.inline_, sizeof inline_);
+    }
+    other.size_ = 0;
+    other.capacity_ = N;
+  }
+
+  uint32_t size_ = 0;
+  uint32_t capacity_ = N;
+  union {
+    alignas(T) unsigned char inline_[N * sizeof(T)];
+    T* heap_;
+  };
+};
 
 // ---------------------------------------------------------------------------
 // Logical types (parquet.thrift `union LogicalType`)
@@ -242,6 +372,7 @@ struct PageEncodingStats {
   int32_t count = 0;
   bool operator==(const PageEncodingStats&) const = default;
 };
+using PageEncodingStatsList = InlineVector<PageEncodingStats, 3>;
 
 // ---------------------------------------------------------------------------
 // Pages
@@ -377,7 +508,7 @@ struct SkippedBytes {
 
 struct ColumnMetaData {
   Type type = Type::BOOLEAN;
-  std::vector<Encoding> encodings;
+  InlineVector<Encoding, 4> encodings;
   std::vector<std::string> path_in_schema;
   CompressionCodec codec = CompressionCodec::UNCOMPRESSED;
   int64_t num_values = 0;
@@ -388,7 +519,7 @@ struct ColumnMetaData {
   std::optional<int64_t> index_page_offset;
   std::optional<int64_t> dictionary_page_offset;
   std::optional<Statistics> statistics;
-  std::vector<PageEncodingStats> encoding_stats;
+  PageEncodingStatsList encoding_stats;
   std::optional<int64_t> bloom_filter_offset;
   std::optional<int32_t> bloom_filter_length;
   std::optional<SizeStatistics> size_statistics;
@@ -503,8 +634,7 @@ FileCryptoMetaData decode_file_crypto_metadata(std::span<const uint8_t> bytes, c
 Statistics decode_statistics(std::span<const uint8_t> bytes, const Limits& limits = {});
 SizeStatistics decode_size_statistics(std::span<const uint8_t> bytes, const Limits& limits = {});
 /// `bytes` holds a whole Thrift list<PageEncodingStats> (header included).
-std::vector<PageEncodingStats> decode_page_encoding_stats(std::span<const uint8_t> bytes,
-                                                          const Limits& limits = {});
+PageEncodingStatsList decode_page_encoding_stats(std::span<const uint8_t> bytes, const Limits& limits = {});
 
 /// Encoders append the compact-protocol bytes to `out`.
 void encode_file_metadata(const FileMetaData& metadata, Buffer& out);

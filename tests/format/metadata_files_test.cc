@@ -30,7 +30,7 @@ const ColumnMetaData& column(const FileMetaData& m, size_t row_group, size_t ind
   return m.row_groups.at(row_group).columns.at(index).meta_data.value();
 }
 
-std::vector<Encoding> encodings(std::initializer_list<Encoding> list) { return list; }
+InlineVector<Encoding, 4> encodings(std::initializer_list<Encoding> list) { return list; }
 
 TEST(MetadataFiles, PublicFileListHasNoEncryptedFiles) {
   auto files = public_parquet_files();

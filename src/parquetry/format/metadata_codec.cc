@@ -134,11 +134,11 @@ void read_statistics(CompactReader& r, Statistics& s) {
     switch (h.id) {
       case 1:
         if (h.type != ct::kBinary) return false;
-        r.read_string(s.max.emplace());
+        r.read_string_into(s.max);
         return true;
       case 2:
         if (h.type != ct::kBinary) return false;
-        r.read_string(s.min.emplace());
+        r.read_string_into(s.min);
         return true;
       case 3:
         if (h.type != ct::kI64) return false;
@@ -150,11 +150,11 @@ void read_statistics(CompactReader& r, Statistics& s) {
         return true;
       case 5:
         if (h.type != ct::kBinary) return false;
-        r.read_string(s.max_value.emplace());
+        r.read_string_into(s.max_value);
         return true;
       case 6:
         if (h.type != ct::kBinary) return false;
-        r.read_string(s.min_value.emplace());
+        r.read_string_into(s.min_value);
         return true;
       case 7:
         if (!is_bool(h)) return false;
@@ -259,13 +259,26 @@ void read_page_encoding_stats(CompactReader& r, PageEncodingStats& s) {
   seen.require(r, fields({1, 2, 3}), kName);
 }
 
-bool read_page_encoding_stats_list(CompactReader& r, const FieldHeader& h,
-                                   std::vector<PageEncodingStats>& out) {
+bool read_page_encoding_stats_list(CompactReader& r, const FieldHeader& h, PageEncodingStatsList& out) {
   ListHeader lh;
   if (!list_field(r, h, ct::kStruct, lh)) return false;
   out.clear();
   out.reserve(reservation(r, lh.size, 7));
-  for (uint32_t i = 0; i < lh.size; ++i) read_page_encoding_stats(r, out.emplace_back());
+  for (uint32_t i = 0; i < lh.size; ++i) {
+    // Fast path for the usual shape: fields 1, 2, 3 in order with one-byte
+    // values, then stop (15 xx 15 xx 15 xx 00). Anything else takes the
+    // general decoder.
+    const uint8_t* p = r.peek(7);
+    if (p != nullptr && p[0] == 0x15 && p[2] == 0x15 && p[4] == 0x15 && p[6] == 0 &&
+        ((p[1] | p[3] | p[5]) & 0x80) == 0) {
+      auto zigzag = [](uint8_t v) { return static_cast<int32_t>(v >> 1) ^ -static_cast<int32_t>(v & 1); };
+      out.push_back(PageEncodingStats{static_cast<PageType>(zigzag(p[1])),
+                                      static_cast<Encoding>(zigzag(p[3])), zigzag(p[5])});
+      r.consume(7);
+      continue;
+    }
+    read_page_encoding_stats(r, out.emplace_back());
+  }
   return true;
 }
 
@@ -280,7 +293,7 @@ void read_key_value(CompactReader& r, KeyValue& kv) {
         break;
       case 2:
         if (h.type != ct::kBinary) return false;
-        r.read_string(kv.value.emplace());
+        r.read_string_into(kv.value);
         break;
       default: return false;
     }
@@ -441,7 +454,7 @@ void read_logical_type(CompactReader& r, LogicalType& out) {
         read_struct(r, [&](const FieldHeader& f) {
           if (f.id != 1) return false;
           if (f.type != ct::kBinary) return false;
-          r.read_string(g.crs.emplace());
+          r.read_string_into(g.crs);
           return true;
         });
         out.value = std::move(g);
@@ -453,7 +466,7 @@ void read_logical_type(CompactReader& r, LogicalType& out) {
           switch (f.id) {
             case 1:
               if (f.type != ct::kBinary) return false;
-              r.read_string(g.crs.emplace());
+              r.read_string_into(g.crs);
               return true;
             case 2:
               if (f.type != ct::kI32) return false;
@@ -805,7 +818,7 @@ void read_column_crypto_metadata(CompactReader& r, ColumnCryptoMetaData& out) {
             break;
           case 2:
             if (f.type != ct::kBinary) return false;
-            r.read_string(key.key_metadata.emplace());
+            r.read_string_into(key.key_metadata);
             break;
           default: return false;
         }
@@ -829,7 +842,7 @@ void read_column_chunk(CompactReader& r, ColumnChunk& c, const MetadataOptions& 
     switch (h.id) {
       case 1:
         if (h.type != ct::kBinary) return false;
-        r.read_string(c.file_path.emplace());
+        r.read_string_into(c.file_path);
         break;
       case 2:
         if (h.type != ct::kI64) return false;
@@ -861,7 +874,7 @@ void read_column_chunk(CompactReader& r, ColumnChunk& c, const MetadataOptions& 
         break;
       case 9:
         if (h.type != ct::kBinary) return false;
-        r.read_string(c.encrypted_column_metadata.emplace());
+        r.read_string_into(c.encrypted_column_metadata);
         break;
       default: return false;
     }
@@ -951,11 +964,11 @@ void read_aes(CompactReader& r, Aes& a, const char* name) {
     switch (h.id) {
       case 1:
         if (h.type != ct::kBinary) return false;
-        r.read_string(a.aad_prefix.emplace());
+        r.read_string_into(a.aad_prefix);
         return true;
       case 2:
         if (h.type != ct::kBinary) return false;
-        r.read_string(a.aad_file_unique.emplace());
+        r.read_string_into(a.aad_file_unique);
         return true;
       case 3:
         if (!is_bool(h)) return false;
@@ -1018,7 +1031,7 @@ void read_file_metadata(CompactReader& r, FileMetaData& m, const MetadataOptions
         break;
       case 6:
         if (h.type != ct::kBinary) return false;
-        r.read_string(m.created_by.emplace());
+        r.read_string_into(m.created_by);
         break;
       case 7: {
         ListHeader lh;
@@ -1036,7 +1049,7 @@ void read_file_metadata(CompactReader& r, FileMetaData& m, const MetadataOptions
         break;
       case 9:
         if (h.type != ct::kBinary) return false;
-        r.read_string(m.footer_signing_key_metadata.emplace());
+        r.read_string_into(m.footer_signing_key_metadata);
         break;
       default: return false;
     }
@@ -1178,7 +1191,7 @@ void read_file_crypto_metadata(CompactReader& r, FileCryptoMetaData& f) {
         break;
       case 2:
         if (h.type != ct::kBinary) return false;
-        r.read_string(f.key_metadata.emplace());
+        r.read_string_into(f.key_metadata);
         break;
       default: return false;
     }
@@ -1551,10 +1564,9 @@ SizeStatistics decode_size_statistics(std::span<const uint8_t> bytes, const Limi
   return decode_top<SizeStatistics>(bytes, limits, nullptr, read_size_statistics);
 }
 
-std::vector<PageEncodingStats> decode_page_encoding_stats(std::span<const uint8_t> bytes,
-                                                          const Limits& limits) {
+PageEncodingStatsList decode_page_encoding_stats(std::span<const uint8_t> bytes, const Limits& limits) {
   CompactReader r(bytes, limits);
-  std::vector<PageEncodingStats> out;
+  PageEncodingStatsList out;
   FieldHeader h{ct::kList, 13};
   read_page_encoding_stats_list(r, h, out);
   return out;

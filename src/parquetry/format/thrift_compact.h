@@ -65,43 +65,53 @@ class CompactReader {
       : begin_(bytes.data()), p_(bytes.data()), end_(bytes.data() + bytes.size()), limits_(limits) {}
 
   size_t position() const { return static_cast<size_t>(p_ - begin_); }
+  /// The next `n` bytes, or nullptr when fewer remain (for fast paths that
+  /// recognise a common byte pattern before falling back to the general code).
+  const uint8_t* peek(size_t n) const { return remaining() >= n ? p_ : nullptr; }
+  void consume(size_t n) { p_ += n; }
   size_t remaining() const { return static_cast<size_t>(end_ - p_); }
   const Limits& limits() const { return limits_; }
 
-  [[noreturn]] void fail(const std::string& message) const {
-    throw_corrupt("thrift: " + message + " at byte " + std::to_string(position()),
-                  static_cast<int64_t>(position()));
-  }
+  // Error paths live out of line (thrift_compact.cc) so that the hot
+  // readers below stay small enough to inline everywhere.
+  [[noreturn, gnu::cold, gnu::noinline]] void fail(const char* message) const;
+  [[noreturn, gnu::cold, gnu::noinline]] void fail(const std::string& message) const;
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_with_number(const char* message, uint64_t number) const;
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_depth() const;
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_string_limit(uint64_t size) const;
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_container_limit(uint64_t size) const;
 
   /// Struct/container nesting bookkeeping.
-  void enter() {
-    if (++depth_ > limits_.max_nesting_depth) {
-      throw_limit("thrift: nesting deeper than " + std::to_string(limits_.max_nesting_depth) + " at byte " +
-                      std::to_string(position()),
-                  static_cast<int64_t>(position()));
-    }
+  [[gnu::always_inline]] void enter() {
+    if (++depth_ > limits_.max_nesting_depth) [[unlikely]]
+      fail_depth();
   }
-  void leave() { --depth_; }
+  [[gnu::always_inline]] void leave() { --depth_; }
 
-  uint64_t read_varint() {
-    if (p_ < end_ && *p_ < 0x80) return *p_++;
+  [[gnu::always_inline]] uint64_t read_varint() {
+    if (p_ < end_ && *p_ < 0x80) [[likely]]
+      return *p_++;
     return read_varint_slow();
   }
 
-  FieldHeader read_field_header(int16_t& last_id) {
-    if (p_ >= end_) fail("truncated struct (no field header or stop)");
+  [[gnu::always_inline]] FieldHeader read_field_header(int16_t& last_id) {
+    if (p_ >= end_) [[unlikely]]
+      fail("truncated struct (no field header or stop)");
     uint8_t byte = *p_++;
     FieldHeader h;
     h.type = byte & 0x0f;
     if (h.type == kStop) {
-      if (byte != 0) fail("malformed stop byte");
+      if (byte != 0) [[unlikely]]
+        fail("malformed stop byte");
       return h;
     }
-    if (h.type > kStruct) fail("unknown field type " + std::to_string(h.type));
+    if (h.type > kStruct) [[unlikely]]
+      fail_with_number("unknown field type", h.type);
     int delta = byte >> 4;
-    if (delta != 0) {
+    if (delta != 0) [[likely]] {
       int id = last_id + delta;
-      if (id > INT16_MAX) fail("field id overflows i16");
+      if (id > INT16_MAX) [[unlikely]]
+        fail("field id overflows i16");
       h.id = static_cast<int16_t>(id);
     } else {
       h.id = read_i16();
@@ -111,40 +121,41 @@ class CompactReader {
   }
 
   int8_t read_byte() {
-    if (p_ >= end_) fail("truncated i8");
+    if (p_ >= end_) [[unlikely]]
+      fail("truncated i8");
     return static_cast<int8_t>(*p_++);
   }
   int16_t read_i16() {
     int32_t v = read_i32();
-    if (v < INT16_MIN || v > INT16_MAX) fail("i16 out of range");
+    if (v < INT16_MIN || v > INT16_MAX) [[unlikely]]
+      fail("i16 out of range");
     return static_cast<int16_t>(v);
   }
-  int32_t read_i32() {
+  [[gnu::always_inline]] int32_t read_i32() {
     uint64_t n = read_varint();
-    if (n > 0xffffffffu) fail("i32 varint out of range");
+    if (n > 0xffffffffu) [[unlikely]]
+      fail("i32 varint out of range");
     uint32_t u = static_cast<uint32_t>(n);
     return static_cast<int32_t>((u >> 1) ^ (~(u & 1) + 1));
   }
-  int64_t read_i64() {
+  [[gnu::always_inline]] int64_t read_i64() {
     uint64_t u = read_varint();
     return static_cast<int64_t>((u >> 1) ^ (~(u & 1) + 1));
   }
   double read_double() {
-    if (remaining() < 8) fail("truncated double");
+    if (remaining() < 8) [[unlikely]]
+      fail("truncated double");
     double v;
     std::memcpy(&v, p_, 8);
     p_ += 8;
     return v;
   }
-  std::string_view read_binary() {
+  [[gnu::always_inline]] std::string_view read_binary() {
     uint64_t n = read_varint();
-    if (n > static_cast<uint64_t>(limits_.max_thrift_string_size)) {
-      throw_limit("thrift: string of " + std::to_string(n) + " bytes exceeds the limit of " +
-                      std::to_string(limits_.max_thrift_string_size) + " at byte " +
-                      std::to_string(position()),
-                  static_cast<int64_t>(position()));
-    }
-    if (n > remaining()) fail("string of " + std::to_string(n) + " bytes runs past the end");
+    if (n > static_cast<uint64_t>(limits_.max_thrift_string_size)) [[unlikely]]
+      fail_string_limit(n);
+    if (n > remaining()) [[unlikely]]
+      fail_with_number("string runs past the end; its length is", n);
     std::string_view out(reinterpret_cast<const char*>(p_), static_cast<size_t>(n));
     p_ += n;
     return out;
@@ -153,16 +164,24 @@ class CompactReader {
     std::string_view v = read_binary();
     out.assign(v.data(), v.size());
   }
+  /// Constructs the string in place (cheaper than assigning to an empty one).
+  template <typename Optional>
+  [[gnu::always_inline]] void read_string_into(Optional& out) {
+    std::string_view v = read_binary();
+    out.emplace(v.data(), v.size());
+  }
   /// A bool that is a list element (one byte: 1 true, anything else false).
   bool read_bool_element() {
-    if (p_ >= end_) fail("truncated bool");
+    if (p_ >= end_) [[unlikely]]
+      fail("truncated bool");
     return *p_++ == kTrue;
   }
 
   /// Reads a list or set header. Every element takes at least one byte, so a
   /// size above the remaining bytes is corrupt before anything is allocated.
-  ListHeader read_list_header() {
-    if (p_ >= end_) fail("truncated list header");
+  [[gnu::always_inline]] ListHeader read_list_header() {
+    if (p_ >= end_) [[unlikely]]
+      fail("truncated list header");
     uint8_t byte = *p_++;
     ListHeader h;
     h.element_type = byte & 0x0f;
@@ -170,7 +189,8 @@ class CompactReader {
     if (size == 15) size = read_varint();
     check_container_size(size, 1);
     if (h.element_type == kStop || h.element_type > kStruct) {
-      if (size != 0) fail("unknown list element type " + std::to_string(h.element_type));
+      if (size != 0) [[unlikely]]
+        fail_with_number("unknown list element type", h.element_type);
     }
     h.size = static_cast<uint32_t>(size);
     return h;
@@ -218,7 +238,7 @@ class CompactReader {
         return;
       }
       case kStruct: skip_struct(); return;
-      default: fail("cannot skip unknown type " + std::to_string(type));
+      default: fail_with_number("cannot skip unknown type", type);
     }
   }
 
@@ -235,28 +255,39 @@ class CompactReader {
 
  private:
   void advance(size_t n) {
-    if (remaining() < n) fail("truncated value");
+    if (remaining() < n) [[unlikely]]
+      fail("truncated value");
     p_ += n;
   }
 
-  void check_container_size(uint64_t size, uint64_t min_bytes_per_element) {
-    if (size > static_cast<uint64_t>(limits_.max_thrift_container_size)) {
-      throw_limit("thrift: container of " + std::to_string(size) + " elements exceeds the limit of " +
-                      std::to_string(limits_.max_thrift_container_size) + " at byte " +
-                      std::to_string(position()),
-                  static_cast<int64_t>(position()));
-    }
-    if (size > remaining() / min_bytes_per_element) {
-      fail("container of " + std::to_string(size) + " elements runs past the end");
-    }
+  [[gnu::always_inline]] void check_container_size(uint64_t size, uint64_t min_bytes_per_element) {
+    if (size > static_cast<uint64_t>(limits_.max_thrift_container_size)) [[unlikely]]
+      fail_container_limit(size);
+    if (size > remaining() / min_bytes_per_element) [[unlikely]]
+      fail_with_number("container runs past the end; its element count is", size);
   }
 
-  uint64_t read_varint_slow() {
+  [[gnu::noinline]] uint64_t read_varint_slow() {
+    // With ten bytes available no per-byte bounds check is needed.
+    if (remaining() >= 10) [[likely]] {
+      uint64_t result = 0;
+      for (int i = 0; i < 9; ++i) {
+        uint8_t byte = p_[i];
+        result |= static_cast<uint64_t>(byte & 0x7f) << (7 * i);
+        if (byte < 0x80) {
+          p_ += i + 1;
+          return result;
+        }
+      }
+      // The tenth byte may only contribute the 64th bit.
+      if (p_[9] > 1) fail("varint overflows 64 bits");
+      p_ += 10;
+      return result | static_cast<uint64_t>(p_[-1]) << 63;
+    }
     uint64_t result = 0;
     for (int shift = 0;; shift += 7) {
       if (p_ >= end_) fail("truncated varint");
       uint8_t byte = *p_++;
-      // The tenth byte may only contribute the 64th bit.
       if (shift == 63 && byte > 1) fail("varint overflows 64 bits");
       result |= static_cast<uint64_t>(byte & 0x7f) << shift;
       if ((byte & 0x80) == 0) return result;
