@@ -56,6 +56,7 @@ BENCHMARK(BM_Unpack<uint32_t>)
     ->Arg(20)
     ->Arg(32);
 BENCHMARK(BM_Unpack<uint8_t>)->ArgName("width")->Arg(1)->Arg(3);
+BENCHMARK(BM_Unpack<uint16_t>)->ArgName("width")->Arg(1)->Arg(2);
 BENCHMARK(BM_Unpack<uint64_t>)->ArgName("width")->Arg(1)->Arg(17)->Arg(33)->Arg(48)->Arg(64);
 
 // Definition levels of an optional column at max level 1 with mixed runs.

@@ -72,12 +72,27 @@ constexpr std::array<uint64_t, 256> make_bit_spread() {
 }
 constexpr std::array<uint64_t, 256> kBitSpread = make_bit_spread();
 
+// Byte b expanded to eight 0/1 uint16 values (levels of max level 1).
+struct Spread16 {
+  uint16_t v[8];
+};
+constexpr std::array<Spread16, 256> make_bit_spread16() {
+  std::array<Spread16, 256> table{};
+  for (int b = 0; b < 256; ++b) {
+    for (int i = 0; i < 8; ++i) table[size_t(b)].v[i] = uint16_t((b >> i) & 1);
+  }
+  return table;
+}
+constexpr std::array<Spread16, 256> kBitSpread16 = make_bit_spread16();
+
 template <typename T, int W>
 void unpack_width(const uint8_t* in, T* out, int64_t count) {
   int64_t groups = count / 32;
   if constexpr (std::is_same_v<T, uint8_t> && W == 1) {
-    // Booleans: one table lookup turns a byte into eight output bytes.
+    // Booleans and 1-bit levels: one table lookup turns a byte into eight outputs.
     for (int64_t b = 0; b < groups * 4; ++b) std::memcpy(out + b * 8, &kBitSpread[in[b]], 8);
+  } else if constexpr (std::is_same_v<T, uint16_t> && W == 1) {
+    for (int64_t b = 0; b < groups * 4; ++b) std::memcpy(out + b * 8, kBitSpread16[in[b]].v, 16);
   } else {
     for (int64_t g = 0; g < groups; ++g) unpack_group<T, W>(in + g * 4 * W, out + g * 32);
   }
