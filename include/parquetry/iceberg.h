@@ -424,12 +424,14 @@ class PositionIndexBuilder {
   explicit PositionIndexBuilder(std::optional<std::string> only_data_file = std::nullopt);
 
   /// Adds a batch. Throws kCorrupt on null paths or positions, bad offsets or
-  /// dictionary indices, and kInvalidArgument on positions out of range.
+  /// dictionary indices and positions outside [0, kMaxDeletePosition], and
+  /// kInvalidArgument on malformed batches (missing columns, length mismatch).
   void add(const PositionDeleteBatch& batch);
   /// Returns the indexes; the builder is then empty.
   PositionIndexMap finish();
 
  private:
+  void add_checked(const PositionDeleteBatch& batch);
   void add_plain(const StringColumn& paths, const int64_t* pos, int64_t length);
   void add_dictionary(const DictionaryStringColumn& paths, const int64_t* pos, int64_t length,
                       bool same_dictionary);

@@ -253,7 +253,7 @@ TEST(ToPositionIndexes, RejectsBadBatches) {
   {
     PlainBatch b(rows);
     b.pos[2] = -4;
-    expect_error(b.batch, ErrorCode::kInvalidArgument, "-4");
+    expect_error(b.batch, ErrorCode::kCorrupt, "delete position -4");
   }
   {
     DictionaryBatch b(rows, {"a", "b"});
@@ -261,6 +261,22 @@ TEST(ToPositionIndexes, RejectsBadBatches) {
     expect_error(b.batch, ErrorCode::kCorrupt, "dictionary index 2");
     b.indices[2] = -1;
     expect_error(b.batch, ErrorCode::kCorrupt, "dictionary index -1");
+  }
+  {
+    // Empty paths without a data buffer are valid (and equal).
+    std::vector<int32_t> offsets = {0, 0, 0};
+    std::vector<int64_t> pos = {4, 9};
+    StringColumn empty{offsets.data(), nullptr, 0, nullptr, 2};
+    PositionDeleteBatch batch;
+    batch.file_path = &empty;
+    batch.pos = pos.data();
+    batch.length = 2;
+    PositionIndexBuilder builder;
+    builder.add(batch);
+    PositionIndexMap map = builder.finish();
+    ASSERT_EQ(map.size(), 1u);
+    EXPECT_EQ(map.path(0), "");
+    EXPECT_EQ(map.index(0).cardinality(), 2);
   }
   {
     PlainBatch b(rows);

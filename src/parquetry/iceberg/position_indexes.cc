@@ -86,8 +86,13 @@ void check_offsets(const StringColumn& column, const char* what) {
   if (decreasing) throw_corrupt(std::string("iceberg: ") + what + ": string offsets decrease");
 }
 
+// A column of only empty strings may come without a data buffer; point at a
+// real (empty) array so no null pointer reaches memcmp or pointer arithmetic.
+constexpr uint8_t kNoBytes[8] = {};
+const uint8_t* data_of(const StringColumn& column) { return column.data != nullptr ? column.data : kNoBytes; }
+
 std::string_view string_at(const StringColumn& column, int64_t i) {
-  return {reinterpret_cast<const char*>(column.data) + column.offsets[i],
+  return {reinterpret_cast<const char*>(data_of(column)) + column.offsets[i],
           size_t(column.offsets[i + 1] - column.offsets[i])};
 }
 
@@ -231,6 +236,19 @@ PositionIndexBuilder::PositionIndexBuilder(std::optional<std::string> only_data_
     : only_data_file_(std::move(only_data_file)) {}
 
 void PositionIndexBuilder::add(const PositionDeleteBatch& batch) {
+  try {
+    add_checked(batch);
+  } catch (const Error& e) {
+    // A position outside [0, kMaxDeletePosition] in a delete file is a
+    // format violation of that file, not a caller mistake.
+    if (e.code() == ErrorCode::kInvalidArgument && e.message().find("delete position") != std::string::npos) {
+      throw Error(ErrorCode::kCorrupt, "position delete file: " + e.message(), e.where());
+    }
+    throw;
+  }
+}
+
+void PositionIndexBuilder::add_checked(const PositionDeleteBatch& batch) {
   if (batch.length < 0) throw_invalid("iceberg: negative batch length");
   if (batch.length == 0) return;
   if ((batch.file_path == nullptr) == (batch.file_path_dictionary == nullptr)) {
@@ -279,7 +297,7 @@ void PositionIndexBuilder::add_plain(const StringColumn& paths, const int64_t* p
   check_offsets(paths, "file_path");
   if (!all_valid(paths.validity, length)) throw_corrupt("iceberg: position delete with a null file_path");
   const int32_t* off = paths.offsets;
-  const uint8_t* data = paths.data;
+  const uint8_t* data = data_of(paths);
   // Paths of one table share long prefixes and differ near the end (file
   // numbers, UUIDs), so the last 8 bytes reject most mismatches cheaply.
   auto row_equals = [&](int64_t row, const uint8_t* bytes, int32_t len) {
