@@ -1,7 +1,7 @@
 // `deletion-vector-v1` blobs (Puffin spec): big-endian length and CRC around
 // the magic and the little-endian portable 64-bit roaring bitmap. The
 // big-endian fields come from Delta Lake's format, which Iceberg kept.
-#include <zlib.h>
+#include <libdeflate.h>
 
 #include <bit>
 #include <cstring>
@@ -17,17 +17,10 @@ namespace {
 uint32_t load_be32(const uint8_t* p) { return __builtin_bswap32(bits::load<uint32_t>(p)); }
 void store_be32(uint8_t* p, uint32_t v) { bits::store<uint32_t>(p, __builtin_bswap32(v)); }
 
-uint32_t crc32_of(const uint8_t* data, size_t size) {
-  uLong crc = crc32(0L, Z_NULL, 0);
-  // zlib takes uInt lengths; feed large inputs in pieces.
-  while (size > 0) {
-    uInt piece = uInt(std::min<size_t>(size, 1u << 30));
-    crc = crc32(crc, data, piece);
-    data += piece;
-    size -= piece;
-  }
-  return uint32_t(crc);
-}
+// CRC-32 as java.util.zip.CRC32 / zlib compute it; libdeflate's version uses
+// carry-less multiplication and is about 8x faster than zlib's on DV-sized
+// inputs, which makes it most of the cost of (de)serializing a vector.
+uint32_t crc32_of(const uint8_t* data, size_t size) { return libdeflate_crc32(0, data, size); }
 
 }  // namespace
 
