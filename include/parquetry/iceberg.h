@@ -296,7 +296,8 @@ class PuffinReader {
   /// The blob's bytes, decompressed when it has a codec.
   std::vector<uint8_t> read_blob(const PuffinBlobMetadata& blob) const;
   /// Reads a `deletion-vector-v1` blob, checking it against its `cardinality`
-  /// property.
+  /// property; blobs lacking `cardinality` or `referenced-data-file` (both
+  /// required by the spec) are corrupt.
   PositionDeleteIndex read_deletion_vector(const PuffinBlobMetadata& blob) const;
 
  private:

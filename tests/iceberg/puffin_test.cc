@@ -4,6 +4,7 @@
 #include <lz4frame.h>
 
 #include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -238,6 +239,76 @@ TEST(Puffin, RejectsDamagedCompressedBlobs) {
   PuffinReader limited(file, tight);
   EXPECT_THROW(limited.read_blob(z), Error);
   EXPECT_THROW(limited.read_blob(l), Error);
+}
+
+}  // namespace
+}  // namespace parquetry::iceberg
+
+namespace parquetry::iceberg {
+namespace {
+
+TEST(Puffin, RandomDamageIsRejectedOrHarmless) {
+  for (bool compress_footer : {false, true}) {
+    PuffinWriter writer(PuffinWriterOptions{.compress_footer = compress_footer});
+    PositionDeleteIndex a;
+    a.add_range(0, 5000);
+    a.add(123456);
+    writer.add_deletion_vector("s3://bucket/a.parquet", a);
+    writer.add_deletion_vector("s3://bucket/b.parquet", index_of({1, 5, 9}));
+    std::vector<uint8_t> good = writer.finish();
+    std::mt19937 rng(compress_footer ? 5 : 6);
+    int parsed = 0, rejected = 0;
+    for (int trial = 0; trial < 2000; ++trial) {
+      std::vector<uint8_t> file = good;
+      int flips = 1 + int(rng() % 3);
+      for (int f = 0; f < flips; ++f) file[rng() % file.size()] ^= uint8_t(1u << (rng() % 8));
+      try {
+        PuffinReader reader(file);
+        ++parsed;
+        for (const PuffinBlobMetadata& blob : reader.metadata().blobs) {
+          try {
+            PositionDeleteIndex index = reader.read_deletion_vector(blob);
+            const std::string* cardinality = blob.property("cardinality");
+            ASSERT_NE(cardinality, nullptr);
+            EXPECT_EQ(std::to_string(index.cardinality()), *cardinality);
+          } catch (const Error&) {
+            ++rejected;
+          }
+        }
+      } catch (const Error&) {
+        ++rejected;
+      }
+    }
+    EXPECT_GT(rejected, 1000);
+    EXPECT_GT(parsed, 0);
+  }
+}
+
+}  // namespace
+}  // namespace parquetry::iceberg
+
+namespace parquetry::iceberg {
+namespace {
+
+TEST(Puffin, DeletionVectorBlobsNeedTheirProperties) {
+  std::vector<uint8_t> file = sample_file();
+  PuffinReader reader(file);
+  PuffinBlobMetadata blob = reader.metadata().blobs[0];
+  EXPECT_EQ(reader.read_deletion_vector(blob).cardinality(), 3);
+  for (const char* bad : {"", "+3", " 3", "3 ", "-3", "0x3", "99999999999999999999"}) {
+    PuffinBlobMetadata copy = blob;
+    copy.properties = {{"referenced-data-file", "s3://b/f1.parquet"}, {"cardinality", bad}};
+    EXPECT_THROW(reader.read_deletion_vector(copy), Error) << bad;
+  }
+  PuffinBlobMetadata wrong = blob;
+  wrong.properties = {{"referenced-data-file", "s3://b/f1.parquet"}, {"cardinality", "4"}};
+  EXPECT_THROW(reader.read_deletion_vector(wrong), Error);
+  PuffinBlobMetadata no_file = blob;
+  no_file.properties = {{"cardinality", "3"}};
+  EXPECT_THROW(reader.read_deletion_vector(no_file), Error);
+  PuffinBlobMetadata no_count = blob;
+  no_count.properties = {{"referenced-data-file", "s3://b/f1.parquet"}};
+  EXPECT_THROW(reader.read_deletion_vector(no_count), Error);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <zstd.h>
 
 #include <simdjson.h>
+#include <charconv>
 #include <cstring>
 #include <string>
 
@@ -451,19 +452,20 @@ PositionDeleteIndex PuffinReader::read_deletion_vector(const PuffinBlobMetadata&
     throw_invalid("puffin: blob of type \"" + blob.type + "\" is not a deletion vector");
   }
   if (blob.codec != PuffinCodec::kNone) throw_corrupt("puffin: deletion vectors must not be compressed");
-  std::optional<int64_t> expected;
-  if (const std::string* cardinality = blob.property(kCardinalityProperty)) {
-    size_t used = 0;
-    int64_t value = -1;
-    try {
-      value = std::stoll(*cardinality, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != cardinality->size() || value < 0) {
-      throw_corrupt("puffin: deletion vector cardinality property \"" + *cardinality + "\" is not a count");
-    }
-    expected = value;
+  // The spec makes both properties mandatory for deletion-vector-v1 blobs.
+  if (blob.property(kReferencedDataFileProperty) == nullptr) {
+    throw_corrupt("puffin: deletion vector blob lacks the \"referenced-data-file\" property");
+  }
+  const std::string* cardinality = blob.property(kCardinalityProperty);
+  if (cardinality == nullptr)
+    throw_corrupt("puffin: deletion vector blob lacks the \"cardinality\" property");
+  // Decimal digits only (no sign, no spaces), as the spec writes counts.
+  int64_t expected = -1;
+  const char* first = cardinality->data();
+  const char* last = first + cardinality->size();
+  auto [end, status] = std::from_chars(first, last, expected);
+  if (cardinality->empty() || *first < '0' || *first > '9' || status != std::errc() || end != last) {
+    throw_corrupt("puffin: deletion vector cardinality property \"" + *cardinality + "\" is not a count");
   }
   return deserialize_deletion_vector(stored_blob(blob), expected);
 }
