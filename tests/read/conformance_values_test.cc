@@ -3,11 +3,11 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
-#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <string>
 
+#include "json_compare.h"
 #include "parquetry/error.h"
 #include "parquetry/reader.h"
 #include "parquetry/table/json_values.h"
@@ -17,75 +17,12 @@ namespace parquetry {
 namespace {
 
 using simdjson::dom::element;
-using simdjson::dom::element_type;
 
 std::string read_text(const std::filesystem::path& path) {
   std::ifstream in(path);
   std::stringstream buffer;
   buffer << in.rdbuf();
   return buffer.str();
-}
-
-// Semantic comparison: numbers with a relative tolerance (float printing
-// differs between engines), numeric strings against numbers, the rest exact.
-bool same(element expected, element actual, std::string& why, const std::string& where) {
-  auto numeric = [](element e, double& out) {
-    if (e.is_int64()) return out = double(int64_t(e)), true;
-    if (e.is_uint64()) return out = double(uint64_t(e)), true;
-    if (e.is_double()) return out = double(e), true;
-    return false;
-  };
-  double a, b;
-  if (numeric(expected, a) && numeric(actual, b)) {
-    if (a == b || std::fabs(a - b) <= 1e-6 * std::max(std::fabs(a), std::fabs(b))) return true;
-    why = where + ": expected " + std::to_string(a) + " got " + std::to_string(b);
-    return false;
-  }
-  if (expected.type() != actual.type()) {
-    why = where + ": expected " + simdjson::to_string(expected) + " got " + simdjson::to_string(actual);
-    return false;
-  }
-  switch (expected.type()) {
-    case element_type::ARRAY: {
-      auto ea = expected.get_array().value();
-      auto aa = actual.get_array().value();
-      if (ea.size() != aa.size()) {
-        why = where + ": array of " + std::to_string(ea.size()) + " vs " + std::to_string(aa.size()) + ": " +
-              simdjson::to_string(expected) + " vs " + simdjson::to_string(actual);
-        return false;
-      }
-      size_t i = 0;
-      auto it = aa.begin();
-      for (element e : ea) {
-        if (!same(e, *it, why, where + "[" + std::to_string(i) + "]")) return false;
-        ++it;
-        ++i;
-      }
-      return true;
-    }
-    case element_type::OBJECT: {
-      auto eo = expected.get_object().value();
-      auto ao = actual.get_object().value();
-      if (eo.size() != ao.size()) {
-        why = where + ": object sizes differ: " + simdjson::to_string(expected) + " vs " +
-              simdjson::to_string(actual);
-        return false;
-      }
-      for (auto field : eo) {
-        auto other = ao[field.key];
-        if (other.error()) {
-          why = where + ": missing key " + std::string(field.key);
-          return false;
-        }
-        if (!same(field.value, other.value(), why, where + "." + std::string(field.key))) return false;
-      }
-      return true;
-    }
-    default:
-      if (simdjson::to_string(expected) == simdjson::to_string(actual)) return true;
-      why = where + ": expected " + simdjson::to_string(expected) + " got " + simdjson::to_string(actual);
-      return false;
-  }
 }
 
 TEST(ConformanceValues, EveryFileDuckDBReadMatchesItsValues) {
@@ -138,7 +75,7 @@ TEST(ConformanceValues, EveryFileDuckDBReadMatchesItsValues) {
       element expected = expected_parser.parse(line);
       element actual = actual_parser.parse(actual_text);
       std::string why;
-      if (!same(expected, actual, why, "row " + std::to_string(row)) && mismatches++ < 3) {
+      if (!testing::json_same(expected, actual, why, "row " + std::to_string(row)) && mismatches++ < 3) {
         ADD_FAILURE() << why << "\n expected: " << line << "\n actual:   " << actual_text;
       }
       ++row;
