@@ -260,9 +260,11 @@ std::shared_ptr<ArrayData> build(const Context& ctx, const SchemaNode& node,
       const Levels levels = levels_of(ctx, node);
       const int64_t slots = count_slots(levels, floor_rep, floor_def);
       int64_t nulls = 0;
-      BufferRef validity;
-      if (nullable)
-        validity = slot_validity(levels, floor_rep, floor_def, node.max_definition_level(), slots, &nulls);
+      // Even a required leaf has slots without a value: those under a null
+      // ancestor struct (def below the leaf's level). They must be null slots,
+      // or the dense values would be spread over them.
+      BufferRef validity =
+          slot_validity(levels, floor_rep, floor_def, node.max_definition_level(), slots, &nulls);
       return spread_leaf(type, values, slots, validity, nulls);
     }
     case NodeKind::kStruct: {
