@@ -86,12 +86,18 @@ size_t decode_plain(const LeafSpec& spec, std::span<const uint8_t> data, int64_t
 void gather(const LeafSpec& spec, const uint32_t* indices, int64_t count, const Buffer& dictionary_values,
             const Buffer& dictionary_offsets, int64_t dictionary_size, Buffer& values, Buffer* offsets,
             int64_t values_so_far) {
+  // Indices are clamped into the dictionary while gathering (so a bad index
+  // never reads out of bounds) and the largest one is checked afterwards:
+  // one pass instead of a validation pass plus a gather pass.
+  if (count > 0 && dictionary_size <= 0) throw_corrupt("dictionary-encoded values with an empty dictionary");
+  const uint32_t last = uint32_t(std::max<int64_t>(dictionary_size, 1) - 1);
   uint32_t max_index = 0;
-  for (int64_t i = 0; i < count; ++i) max_index = std::max(max_index, indices[i]);
-  if (count > 0 && int64_t(max_index) >= dictionary_size) {
-    throw_corrupt("dictionary index " + std::to_string(max_index) + " out of range (dictionary holds " +
-                  std::to_string(dictionary_size) + " values)");
-  }
+  auto check = [&]() {
+    if (count > 0 && int64_t(max_index) >= dictionary_size) {
+      throw_corrupt("dictionary index " + std::to_string(max_index) + " out of range (dictionary holds " +
+                    std::to_string(dictionary_size) + " values)");
+    }
+  };
   switch (spec.layout()) {
     case PhysicalLayout::kFixed: {
       const size_t width = size_t(spec.width());
@@ -100,18 +106,32 @@ void gather(const LeafSpec& spec, const uint32_t* indices, int64_t count, const 
       if (width == 4) {
         auto* out32 = reinterpret_cast<uint32_t*>(out);
         const auto* dict32 = reinterpret_cast<const uint32_t*>(dict);
-        for (int64_t i = 0; i < count; ++i) out32[i] = dict32[indices[i]];
+        for (int64_t i = 0; i < count; ++i) {
+          const uint32_t index = indices[i];
+          max_index = index > max_index ? index : max_index;
+          out32[i] = dict32[index < last ? index : last];
+        }
       } else if (width == 8) {
         auto* out64 = reinterpret_cast<uint64_t*>(out);
         const auto* dict64 = reinterpret_cast<const uint64_t*>(dict);
-        for (int64_t i = 0; i < count; ++i) out64[i] = dict64[indices[i]];
+        for (int64_t i = 0; i < count; ++i) {
+          const uint32_t index = indices[i];
+          max_index = index > max_index ? index : max_index;
+          out64[i] = dict64[index < last ? index : last];
+        }
       } else {
-        for (int64_t i = 0; i < count; ++i)
+        for (int64_t i = 0; i < count; ++i) max_index = std::max(max_index, indices[i]);
+        check();
+        for (int64_t i = 0; i < count; ++i) {
           std::memcpy(out + size_t(i) * width, dict + size_t(indices[i]) * width, width);
+        }
       }
+      check();
       break;
     }
     case PhysicalLayout::kBool: {
+      for (int64_t i = 0; i < count; ++i) max_index = std::max(max_index, indices[i]);
+      check();
       values.resize(size_t(bits::bytes_for_bits(values_so_far + count)));
       for (int64_t i = 0; i < count; ++i) {
         bits::set_bit_to(values.data(), values_so_far + i,
@@ -120,6 +140,8 @@ void gather(const LeafSpec& spec, const uint32_t* indices, int64_t count, const 
       break;
     }
     case PhysicalLayout::kBinary: {
+      for (int64_t i = 0; i < count; ++i) max_index = std::max(max_index, indices[i]);
+      check();
       const int32_t* dict_offsets = dictionary_offsets.as<int32_t>();
       size_t added = 0;
       for (int64_t i = 0; i < count; ++i)

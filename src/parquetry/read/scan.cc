@@ -1,6 +1,7 @@
 #include "parquetry/scan.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <limits>
 #include <string_view>
@@ -50,54 +51,65 @@ int64_t integer_at(const ArrayData& a, int64_t i) {
   }
 }
 
-// Tight typed loops for the common widths: min/max over valid values.
+// Calls run(begin, end) for every maximal stretch of valid slots, 64 slots
+// at a time: all-valid words become one tight (vectorisable) loop, all-null
+// words are skipped, mixed words go bit by bit.
+template <typename Run>
+int64_t for_each_valid_run(const ArrayData& a, Run&& run) {
+  const uint8_t* validity = a.null_count > 0 ? a.buffers[0].data : nullptr;
+  if (validity == nullptr) {
+    run(int64_t(0), a.length);
+    return a.length;
+  }
+  int64_t valid = 0;
+  for (int64_t block = 0; block < a.length; block += 64) {
+    const int64_t n = std::min<int64_t>(64, a.length - block);
+    uint64_t word = 0;
+    for (int64_t i = 0; i < n; ++i) word |= uint64_t(bits::get_bit(validity, a.offset + block + i)) << i;
+    const uint64_t full = n == 64 ? ~uint64_t(0) : ((uint64_t(1) << n) - 1);
+    if (word == full) {
+      run(block, block + n);
+      valid += n;
+    } else if (word != 0) {
+      for (int64_t i = 0; i < n; ++i) {
+        if ((word >> i) & 1) run(block + i, block + i + 1);
+      }
+      valid += std::popcount(word);
+    }
+  }
+  return valid;
+}
+
 template <typename T, typename Acc>
 void fold_fixed(const ArrayData& a, int64_t& count, Acc& lo, Acc& hi) {
   const T* values = a.buffers[1].as<T>() + a.offset;
-  const uint8_t* validity = a.null_count > 0 ? a.buffers[0].data : nullptr;
   Acc mn = lo, mx = hi;
-  int64_t n = 0;
-  if (validity == nullptr) {
-    for (int64_t i = 0; i < a.length; ++i) {
+  count += for_each_valid_run(a, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
       Acc v = Acc(values[i]);
       mn = v < mn ? v : mn;
       mx = v > mx ? v : mx;
     }
-    n = a.length;
-  } else {
-    for (int64_t i = 0; i < a.length; ++i) {
-      if (!bits::get_bit(validity, a.offset + i)) continue;
-      Acc v = Acc(values[i]);
-      mn = v < mn ? v : mn;
-      mx = v > mx ? v : mx;
-      ++n;
-    }
-  }
-  count += n;
+  });
   lo = mn;
   hi = mx;
 }
 
-// NaN-aware double fold: NaN never becomes min or max (as SQL engines order it last, we skip it).
+// NaN never becomes min or max: `v < mn` is false for NaN, so it is skipped
+// without a branch (and the loop vectorises to min/max instructions).
 template <typename T>
 void fold_floats(const ArrayData& a, ColumnScanSummary& s) {
   const T* values = a.buffers[1].as<T>() + a.offset;
-  const uint8_t* validity = a.null_count > 0 ? a.buffers[0].data : nullptr;
   double mn = std::numeric_limits<double>::infinity();
   double mx = -std::numeric_limits<double>::infinity();
-  bool any = false;
-  int64_t n = 0;
-  for (int64_t i = 0; i < a.length; ++i) {
-    if (validity != nullptr && !bits::get_bit(validity, a.offset + i)) continue;
-    ++n;
-    double v = double(values[i]);
-    if (v != v) continue;
-    any = true;
-    mn = v < mn ? v : mn;
-    mx = v > mx ? v : mx;
-  }
-  s.count += n;
-  if (any) {
+  s.count += for_each_valid_run(a, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      double v = double(values[i]);
+      mn = v < mn ? v : mn;
+      mx = v > mx ? v : mx;
+    }
+  });
+  if (mn <= mx) {
     if (!std::holds_alternative<double>(s.min) || mn < std::get<double>(s.min)) s.min = mn;
     if (!std::holds_alternative<double>(s.max) || mx > std::get<double>(s.max)) s.max = mx;
   }
