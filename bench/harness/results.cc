@@ -315,8 +315,17 @@ std::string format_comparison(const std::vector<Row>& a, const std::vector<Row>&
     while (!text.empty() && text.back() == ' ') text.pop_back();
     out << text << "\n";
   }
-  for (const auto& [name, row] : by_name) out << "only in A: " << name << "\n";
-  for (const std::string& name : only_b) out << "only in B: " << name << "\n";
+  // Cases present in one run only (another selection, a new suite): counted, a few named.
+  auto list_some = [&](const char* which, const std::vector<std::string>& names) {
+    if (names.empty()) return;
+    out << names.size() << " case(s) only in " << which << ":";
+    for (size_t i = 0; i < names.size() && i < 5; ++i) out << " " << names[i];
+    out << (names.size() > 5 ? " ...\n" : "\n");
+  };
+  std::vector<std::string> only_a;
+  for (const auto& [name, row] : by_name) only_a.push_back(name);
+  list_some("A", only_a);
+  list_some("B", only_b);
   return out.str();
 }
 

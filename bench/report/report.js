@@ -77,12 +77,16 @@ function suiteChart(suite, cases) {
     y += 22;
     const panelTop = y;
     for (const [params, group] of groupBy(rows, (r) => r.params_text)) {
-      parts.push(`<text class="group-label" x="0" y="${y + 12}" fill="#555">${escapeHtml(params || '(no params)')}</text>`);
-      y += barHeight + gap;
+      // A lone bar (plain benchmarks) carries its parameters on its own line.
+      const lone = group.length === 1 && !group[0].peer;
+      if (!lone) {
+        parts.push(`<text class="group-label" x="0" y="${y + 12}" fill="#555">${escapeHtml(params || '(no params)')}</text>`);
+        y += barHeight + gap;
+      }
       for (const row of group) {
         const color = row.peer ? PEER_COLOR : PALETTE[caseNames.indexOf(row.case) % PALETTE.length];
-        const label = `${row.peer ? row.engine + ' (peer)' : row.case}`;
-        parts.push(`<text x="16" y="${y + 12}">${escapeHtml(label)}</text>`);
+        const label = row.peer ? `${row.engine} (peer)` : lone && params ? `${row.case} ${params}` : row.case;
+        parts.push(`<text x="${lone ? 0 : 16}" y="${y + 12}">${escapeHtml(label.length > 48 ? label.slice(0, 47) + '…' : label)}</text>`);
         if (row.status !== 'ok' || !Number.isFinite(row.score_ns)) {
           parts.push(`<text class="failed" x="${labelWidth}" y="${y + 12}" fill="#c00000">FAILED</text>`);
         } else {
@@ -102,7 +106,7 @@ function suiteChart(suite, cases) {
         }
         y += barHeight + gap;
       }
-      y += groupGap;
+      if (!lone) y += groupGap;
     }
     parts.push(`<line x1="${labelWidth}" y1="${panelTop}" x2="${labelWidth}" y2="${y - groupGap}" stroke="#999"/>`);
     y += panelGap;
