@@ -69,9 +69,11 @@ void DeltaBinaryPackedDecoder<T>::load_miniblock(U* dest) {
     miniblock_index_ = 0;
   }
   int w = widths_[size_t(miniblock_index_)];
-  if (w > int(8 * sizeof(T))) {
-    throw_corrupt("DELTA_BINARY_PACKED miniblock bit width " + std::to_string(w) + " exceeds " +
-                      std::to_string(8 * sizeof(T)),
+  // INT32 deltas may be written one bit wider than the type (DuckDB computes
+  // them in 64 bits); the spec asks readers to accept that. Wrapping makes
+  // the low 32 bits of each delta enough, so up to 64 bits are read.
+  if (w > 64) {
+    throw_corrupt("DELTA_BINARY_PACKED miniblock bit width " + std::to_string(w) + " exceeds 64",
                   pos_ - begin_);
   }
   // left_ counts values still owed, first value excluded here, so it is the
@@ -85,7 +87,13 @@ void DeltaBinaryPackedDecoder<T>::load_miniblock(U* dest) {
                       std::to_string(available) + " remain",
                   pos_ - begin_);
   }
-  unpack<U>(pos_, w, dest, count);
+  if (w > int(8 * sizeof(U))) {
+    wide_.resize(size_t(values_per_miniblock_));
+    unpack<uint64_t>(pos_, w, wide_.data(), count);
+    for (int64_t j = 0; j < count; ++j) dest[j] = U(wide_[size_t(j)]);
+  } else {
+    unpack<U>(pos_, w, dest, count);
+  }
   // A last miniblock cut short after its needed bytes is tolerated.
   pos_ += std::min(full_bytes, available);
   ++miniblock_index_;

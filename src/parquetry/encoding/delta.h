@@ -70,7 +70,8 @@ class DeltaBinaryPackedDecoder {
   U min_delta_ = 0;
   int64_t miniblock_index_ = 0;  // next miniblock of the current block
   std::vector<uint8_t> widths_;
-  std::vector<U> staged_;  // the current miniblock's unpacked deltas
+  std::vector<U> staged_;       // the current miniblock's unpacked deltas
+  std::vector<uint64_t> wide_;  // INT32 deltas wider than 32 bits, before truncation
   int64_t staged_pos_ = 0;
   int64_t staged_count_ = 0;
 };
