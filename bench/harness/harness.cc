@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -291,6 +292,14 @@ std::string replace_all(std::string text, const std::string& from, const std::st
   return text;
 }
 
+// "exited with status 2" / "crashed (signal 11, Segmentation fault)".
+std::string exit_text(int exit_code) {
+  if (exit_code > 128) {
+    return "crashed (signal " + std::to_string(exit_code - 128) + ", " + strsignal(exit_code - 128) + ")";
+  }
+  return "exited with status " + std::to_string(exit_code);
+}
+
 struct PeerRun {
   bool ok = false;
   std::string message;
@@ -327,7 +336,7 @@ PeerRun run_peer(const Options& options, const TablePeer& peer, const Params& pa
   }
   run.peak_rss_kb = process.peak_rss_kb;
   if (process.exit_code != 0) {
-    run.message = "peer exited with status " + std::to_string(process.exit_code) + ": " + command;
+    run.message = "peer " + exit_text(process.exit_code) + ": " + command;
     return run;
   }
   // The JSON object is the last non-empty line of the output.
@@ -398,8 +407,7 @@ Row run_case(const Options& options, const CaseInfo& info, const std::string& se
       fs::remove(out_path);
     } catch (const std::exception&) {
       row.ok = false;
-      row.message = "fork " + std::to_string(fork) + " exited with status " +
-                    std::to_string(process.exit_code) + " without a result";
+      row.message = "fork " + std::to_string(fork) + " " + exit_text(process.exit_code) + " without a result";
       return row;
     }
     simdjson::dom::parser parser;
@@ -408,7 +416,7 @@ Row run_case(const Options& options, const CaseInfo& info, const std::string& se
     const std::string error(std::string_view(doc["error"].get_string().value()));
     if (!error.empty() || process.exit_code != 0) {
       row.ok = false;
-      row.message = error.empty() ? "fork exited with status " + std::to_string(process.exit_code) : error;
+      row.message = error.empty() ? "fork " + exit_text(process.exit_code) : error;
       return row;
     }
     std::vector<simdjson::dom::element> reps;

@@ -69,6 +69,9 @@ MachineFacts gather_machine_facts(const std::string& source_dir, const std::stri
   facts.git_dirty =
       !command_output({"git", "-C", source_dir, "status", "--porcelain", "--untracked-files=no"}).empty();
   facts.node_version = command_output({node, "--version"});
+  std::ifstream loadavg("/proc/loadavg");
+  std::string one, five, fifteen;
+  if (loadavg >> one >> five >> fifteen) facts.load_average = one + " " + five + " " + fifteen;
   return facts;
 }
 

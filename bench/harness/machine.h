@@ -17,6 +17,7 @@ struct MachineFacts {
   std::string git_commit;
   bool git_dirty = false;
   std::string node_version;
+  std::string load_average;  ///< /proc/loadavg at the start: a busy machine explains wide errors
   std::string benchmark_library = "Google Benchmark 1.7.1";
 };
 

@@ -184,6 +184,7 @@ std::string results_to_json(const RunResults& results) {
   out.key("git_commit").value(m.git_commit);
   out.key("git_dirty").value(m.git_dirty);
   out.key("node").value(m.node_version);
+  out.key("load_average").value(m.load_average);
   out.key("benchmark_library").value(m.benchmark_library);
   out.key("peers").value(results.peer_versions);
   out.end_object();
