@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <memory>
 #include <new>
 #include <optional>
 #include <span>
@@ -168,6 +169,73 @@ class InlineVector {
     alignas(T) unsigned char inline_[N * sizeof(T)];
     T* heap_;
   };
+};
+
+// ---------------------------------------------------------------------------
+// Boxed: an optional that keeps its value on the heap. Used for members that
+// are almost always absent (geospatial statistics, encryption data, external
+// file paths), so that each of the millions of ColumnChunks of a wide footer
+// costs 8 bytes for them instead of ~300. The interface is std::optional's.
+
+template <typename T>
+class Boxed {
+ public:
+  Boxed() = default;
+  Boxed(std::nullopt_t) {}
+  Boxed(const T& value) : value_(std::make_unique<T>(value)) {}
+  Boxed(T&& value) : value_(std::make_unique<T>(std::move(value))) {}
+  Boxed(const Boxed& other) : value_(other.value_ ? std::make_unique<T>(*other.value_) : nullptr) {}
+  Boxed(Boxed&&) noexcept = default;
+  Boxed& operator=(const Boxed& other) {
+    if (this != &other) value_ = other.value_ ? std::make_unique<T>(*other.value_) : nullptr;
+    return *this;
+  }
+  Boxed& operator=(Boxed&&) noexcept = default;
+  Boxed& operator=(std::nullopt_t) {
+    value_.reset();
+    return *this;
+  }
+  Boxed& operator=(const T& value) {
+    emplace(value);
+    return *this;
+  }
+  Boxed& operator=(T&& value) {
+    emplace(std::move(value));
+    return *this;
+  }
+
+  bool has_value() const { return value_ != nullptr; }
+  explicit operator bool() const { return value_ != nullptr; }
+  T& operator*() { return *value_; }
+  const T& operator*() const { return *value_; }
+  T* operator->() { return value_.get(); }
+  const T* operator->() const { return value_.get(); }
+  T& value() {
+    if (!value_) throw std::bad_optional_access();
+    return *value_;
+  }
+  const T& value() const {
+    if (!value_) throw std::bad_optional_access();
+    return *value_;
+  }
+  template <typename U>
+  T value_or(U&& fallback) const {
+    return value_ ? *value_ : static_cast<T>(std::forward<U>(fallback));
+  }
+  template <typename... Args>
+  T& emplace(Args&&... args) {
+    value_ = std::make_unique<T>(std::forward<Args>(args)...);
+    return *value_;
+  }
+  void reset() { value_.reset(); }
+
+  friend bool operator==(const Boxed& a, const Boxed& b) {
+    if (!a.value_ || !b.value_) return !a.value_ && !b.value_;
+    return *a.value_ == *b.value_;
+  }
+
+ private:
+  std::unique_ptr<T> value_;
 };
 
 // ---------------------------------------------------------------------------
@@ -522,8 +590,8 @@ struct ColumnMetaData {
   PageEncodingStatsList encoding_stats;
   std::optional<int64_t> bloom_filter_offset;
   std::optional<int32_t> bloom_filter_length;
-  std::optional<SizeStatistics> size_statistics;
-  std::optional<GeospatialStatistics> geospatial_statistics;
+  Boxed<SizeStatistics> size_statistics;              ///< heap-held: mostly absent for flat columns
+  Boxed<GeospatialStatistics> geospatial_statistics;  ///< heap-held: rare
 
   /// Spans of fields skipped by MetadataOptions (zero when decoded).
   SkippedBytes skipped_statistics;       ///< a Statistics struct
@@ -533,15 +601,15 @@ struct ColumnMetaData {
 };
 
 struct ColumnChunk {
-  std::optional<std::string> file_path;
+  Boxed<std::string> file_path;  ///< heap-held (like the two encryption members): rare
   int64_t file_offset = 0;
   std::optional<ColumnMetaData> meta_data;
   std::optional<int64_t> offset_index_offset;
   std::optional<int32_t> offset_index_length;
   std::optional<int64_t> column_index_offset;
   std::optional<int32_t> column_index_length;
-  std::optional<ColumnCryptoMetaData> crypto_metadata;
-  std::optional<std::string> encrypted_column_metadata;
+  Boxed<ColumnCryptoMetaData> crypto_metadata;
+  Boxed<std::string> encrypted_column_metadata;
   bool operator==(const ColumnChunk&) const = default;
 };
 
