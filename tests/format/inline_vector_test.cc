@@ -1,6 +1,8 @@
 // InlineVector: inline storage up to N, heap beyond, value semantics.
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -64,6 +66,50 @@ TEST(InlineVector, InteroperatesWithStdVector) {
   meta.encoding_stats.reserve(10);
   EXPECT_GE(meta.encoding_stats.capacity(), 10u);
   EXPECT_EQ(meta.encoding_stats[0].count, 3);
+}
+
+}  // namespace
+}  // namespace parquetry
+
+namespace parquetry {
+namespace {
+
+TEST(Boxed, BehavesLikeAnOptionalWithHeapStorage) {
+  Boxed<std::string> empty;
+  EXPECT_FALSE(empty.has_value());
+  EXPECT_FALSE(static_cast<bool>(empty));
+  EXPECT_EQ(empty.value_or("fallback"), "fallback");
+  EXPECT_THROW(empty.value(), std::bad_optional_access);
+
+  Boxed<std::string> path = std::string("part-0.parquet");
+  ASSERT_TRUE(path);
+  EXPECT_EQ(*path, "part-0.parquet");
+  EXPECT_EQ(path->size(), 14u);
+
+  Boxed<std::string> copy = path;  // deep copy
+  EXPECT_EQ(copy, path);
+  copy->append("x");
+  EXPECT_EQ(*path, "part-0.parquet");
+  EXPECT_FALSE(copy == path);
+  EXPECT_FALSE(copy == empty);
+  EXPECT_TRUE(empty == Boxed<std::string>(std::nullopt));
+
+  Boxed<std::string> moved = std::move(copy);
+  EXPECT_EQ(*moved, "part-0.parquetx");
+  moved = std::nullopt;
+  EXPECT_FALSE(moved.has_value());
+  moved.emplace(3, 'z');
+  EXPECT_EQ(*moved, "zzz");
+  moved.reset();
+  EXPECT_FALSE(moved);
+
+  ColumnChunk chunk;
+  EXPECT_FALSE(chunk.crypto_metadata);
+  chunk.crypto_metadata = ColumnCryptoMetaData{EncryptionWithColumnKey{{"a"}, "key"}};
+  ColumnChunk other = chunk;
+  EXPECT_EQ(other, chunk);
+  std::get<EncryptionWithColumnKey>(other.crypto_metadata->value).path_in_schema[0] = "b";
+  EXPECT_FALSE(other == chunk);
 }
 
 }  // namespace
