@@ -65,7 +65,12 @@ int64_t for_each_valid_run(const ArrayData& a, Run&& run) {
   for (int64_t block = 0; block < a.length; block += 64) {
     const int64_t n = std::min<int64_t>(64, a.length - block);
     uint64_t word = 0;
-    for (int64_t i = 0; i < n; ++i) word |= uint64_t(bits::get_bit(validity, a.offset + block + i)) << i;
+    const int64_t start = a.offset + block;
+    if ((start & 7) == 0 && n == 64) {
+      word = bits::load<uint64_t>(validity + (start >> 3));
+    } else {
+      for (int64_t i = 0; i < n; ++i) word |= uint64_t(bits::get_bit(validity, start + i)) << i;
+    }
     const uint64_t full = n == 64 ? ~uint64_t(0) : ((uint64_t(1) << n) - 1);
     if (word == full) {
       run(block, block + n);
@@ -80,19 +85,39 @@ int64_t for_each_valid_run(const ArrayData& a, Run&& run) {
   return valid;
 }
 
+// Eight independent accumulators break the dependency chain of a running
+// min/max so the loop vectorises (one lane per accumulator).
+template <typename T, typename Acc>
+void min_max_run(const T* values, int64_t begin, int64_t end, Acc& lo, Acc& hi) {
+  constexpr int kLanes = 8;
+  Acc mn[kLanes], mx[kLanes];
+  for (int j = 0; j < kLanes; ++j) {
+    mn[j] = lo;
+    mx[j] = hi;
+  }
+  int64_t i = begin;
+  for (; i + kLanes <= end; i += kLanes) {
+    for (int j = 0; j < kLanes; ++j) {
+      Acc v = Acc(values[i + j]);
+      mn[j] = v < mn[j] ? v : mn[j];
+      mx[j] = v > mx[j] ? v : mx[j];
+    }
+  }
+  for (; i < end; ++i) {
+    Acc v = Acc(values[i]);
+    mn[0] = v < mn[0] ? v : mn[0];
+    mx[0] = v > mx[0] ? v : mx[0];
+  }
+  for (int j = 0; j < kLanes; ++j) {
+    lo = mn[j] < lo ? mn[j] : lo;
+    hi = mx[j] > hi ? mx[j] : hi;
+  }
+}
+
 template <typename T, typename Acc>
 void fold_fixed(const ArrayData& a, int64_t& count, Acc& lo, Acc& hi) {
   const T* values = a.buffers[1].as<T>() + a.offset;
-  Acc mn = lo, mx = hi;
-  count += for_each_valid_run(a, [&](int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < end; ++i) {
-      Acc v = Acc(values[i]);
-      mn = v < mn ? v : mn;
-      mx = v > mx ? v : mx;
-    }
-  });
-  lo = mn;
-  hi = mx;
+  count += for_each_valid_run(a, [&](int64_t begin, int64_t end) { min_max_run<T, Acc>(values, begin, end, lo, hi); });
 }
 
 // NaN never becomes min or max: `v < mn` is false for NaN, so it is skipped
@@ -102,13 +127,7 @@ void fold_floats(const ArrayData& a, ColumnScanSummary& s) {
   const T* values = a.buffers[1].as<T>() + a.offset;
   double mn = std::numeric_limits<double>::infinity();
   double mx = -std::numeric_limits<double>::infinity();
-  s.count += for_each_valid_run(a, [&](int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < end; ++i) {
-      double v = double(values[i]);
-      mn = v < mn ? v : mn;
-      mx = v > mx ? v : mx;
-    }
-  });
+  s.count += for_each_valid_run(a, [&](int64_t begin, int64_t end) { min_max_run<T, double>(values, begin, end, mn, mx); });
   if (mn <= mx) {
     if (!std::holds_alternative<double>(s.min) || mn < std::get<double>(s.min)) s.min = mn;
     if (!std::holds_alternative<double>(s.max) || mx > std::get<double>(s.max)) s.max = mx;
