@@ -149,6 +149,20 @@ TEST(JsonWriterTest, RawInsertsJsonVerbatim) {
   EXPECT_EQ(w.str(), R"({"pre":{"x":[1,2]},"after":"s"})");
 }
 
+TEST(JsonWriterTest, FieldAcceptsEveryIntegerType) {
+  JsonWriter w;
+  w.begin_object()
+      .field("int", 1)
+      .field("size", size_t{2})
+      .field("i16", int16_t{-3})
+      .field("u32", uint32_t{4000000000u})
+      .field("ll", -5LL)
+      .field("flag", false)
+      .field("real", 0.5)
+      .end_object();
+  EXPECT_EQ(w.str(), R"({"int":1,"size":2,"i16":-3,"u32":4000000000,"ll":-5,"flag":false,"real":0.5})");
+}
+
 TEST(JsonWriterTest, KeysAreEscapedToo) {
   JsonWriter w;
   w.begin_object().field("a\"b\n", int64_t{1}).end_object();

@@ -16,9 +16,11 @@
 // writer's output is always either well-formed or incomplete, never wrong.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace parquetry {
@@ -49,9 +51,16 @@ class JsonWriter {
   /// Shorthands for key(name).<value>.
   JsonWriter& field(std::string_view name, std::string_view text) { return key(name).string(text); }
   JsonWriter& field(std::string_view name, const char* text) { return key(name).string(text); }
-  JsonWriter& field(std::string_view name, int64_t value) { return key(name).int64(value); }
-  JsonWriter& field(std::string_view name, int32_t value) { return key(name).int64(value); }
-  JsonWriter& field(std::string_view name, uint64_t value) { return key(name).uint64(value); }
+  /// Any integer type (int, size_t, int64_t...), signed or not.
+  template <std::integral T>
+  requires(!std::same_as<T, bool>) JsonWriter& field(std::string_view name, T value) {
+    key(name);
+    if constexpr (std::is_signed_v<T>) {
+      return int64(static_cast<int64_t>(value));
+    } else {
+      return uint64(static_cast<uint64_t>(value));
+    }
+  }
   JsonWriter& field(std::string_view name, double value) { return key(name).number(value); }
   JsonWriter& field(std::string_view name, bool value) { return key(name).boolean(value); }
 
