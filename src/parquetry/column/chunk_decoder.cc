@@ -26,6 +26,16 @@ int32_t LeafSpec::width() const {
   return physical_width(physical_type);
 }
 
+void ChunkValues::materialize() {
+  if (!values_view) return;
+  Buffer& buffer = writable(values);
+  buffer.clear();
+  buffer.append(values_view.data, size_t(values_view.size));
+  values_view = BufferRef{};
+}
+
+BufferRef ChunkValues::values_ref() const { return values_view ? values_view : BufferRef::share(values); }
+
 Buffer& writable(std::shared_ptr<Buffer>& slot) {
   if (!slot || slot.use_count() > 1) slot = std::make_shared<Buffer>();
   return *slot;
@@ -38,6 +48,7 @@ void ChunkDecoder::decode(PageReader* pages_or_null, int64_t expected_levels, Ch
   out.num_levels = 0;
   out.num_values = 0;
   out.null_count = 0;
+  out.values_view = BufferRef{};
   // Reserve from the declared count, but never trust it for more than a
   // bounded up-front allocation: buffers grow as pages prove their content.
   const int64_t reserve_levels = std::min<int64_t>(expected_levels, int64_t(1) << 22);
@@ -161,6 +172,18 @@ void ChunkDecoder::decode_data_page(const Page& page, ChunkValues& out) {
 void ChunkDecoder::decode_values(const Page& page, std::span<const uint8_t> data, int64_t count,
                                  ChunkValues& out) {
   Buffer* offsets = out.offsets.get();
+  const bool first_values = out.num_values == 0 && !out.values_view;
+  if (page.encoding == Encoding::PLAIN && first_values && page.body_owner &&
+      spec_.layout() == PhysicalLayout::kFixed && spec_.width() > 0) {
+    // Keep the values where decompression put them; copied only if another page follows.
+    const size_t need = size_t(count) * size_t(spec_.width());
+    if (need > data.size())
+      throw_corrupt("PLAIN values: " + std::to_string(count) + " values do not fit in the page");
+    out.values_view = BufferRef{data.data(), int64_t(need), page.body_owner};
+    out.num_values += count;
+    return;
+  }
+  out.materialize();
   switch (page.encoding) {
     case Encoding::PLAIN: decode_plain(spec_, data, count, *out.values, offsets, out.num_values); break;
     case Encoding::PLAIN_DICTIONARY:

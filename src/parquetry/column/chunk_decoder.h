@@ -14,6 +14,7 @@
 
 #include "parquetry/metadata.h"
 #include "parquetry/page/page_reader.h"
+#include "parquetry/table.h"
 #include "parquetry/util/buffer.h"
 
 namespace parquetry {
@@ -52,6 +53,14 @@ struct ChunkValues {
   std::shared_ptr<Buffer> validity;    ///< flat optional: bitmap of num_levels bits
   std::shared_ptr<Buffer> values;      ///< fixed: width x num_values; bool: bitmap; binary: data bytes
   std::shared_ptr<Buffer> offsets;     ///< binary: int32 x (num_values + 1)
+  /// Set instead of `values` when the values of a chunk's only data page were
+  /// PLAIN fixed-width: they stay in the decompressed page, uncopied.
+  BufferRef values_view;
+
+  /// Moves a `values_view` into `values` (a copy), for code that must write to the values.
+  void materialize();
+  /// The values as a shareable buffer (the view when there is one).
+  BufferRef values_ref() const;
 };
 
 /// Decodes the pages of a chunk. One decoder can be reused for many chunks

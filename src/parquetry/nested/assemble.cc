@@ -97,6 +97,7 @@ std::shared_ptr<ArrayData> spread_leaf(std::shared_ptr<const DataType> type, Chu
   const uint8_t* valid = validity ? validity.data : nullptr;
   array->buffers.push_back(validity);
   if (type->id == TypeId::kBool) {
+    values.materialize();
     if (valid == nullptr) {
       array->buffers.push_back(BufferRef::share(values.values));
       return array;
@@ -136,9 +137,10 @@ std::shared_ptr<ArrayData> spread_leaf(std::shared_ptr<const DataType> type, Chu
   }
   const size_t width = size_t(type->fixed_width());
   if (valid == nullptr) {
-    array->buffers.push_back(BufferRef::share(values.values));
+    array->buffers.push_back(values.values_ref());
     return array;
   }
+  values.materialize();  // spreading writes in place
   // Spread in place from the back: the buffer grows to `slots` entries and
   // each dense value moves to its slot (slot k >= dense index j always).
   Buffer& buffer = *values.values;

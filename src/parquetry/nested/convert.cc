@@ -54,6 +54,11 @@ void widen_to_decimal(ChunkValues& values, size_t width) {
 
 void convert_leaf_values(const ColumnDescriptor& column, const DataType& type, ChunkValues& values) {
   const Type physical = column.physical_type;
+  const bool converts = type.id == TypeId::kInt8 || type.id == TypeId::kUInt8 || type.id == TypeId::kInt16 ||
+                        type.id == TypeId::kUInt16 || type.id == TypeId::kDecimal128 ||
+                        type.id == TypeId::kDecimal256 ||
+                        (type.id == TypeId::kTimestamp && physical == Type::INT96);
+  if (converts) values.materialize();
   switch (type.id) {
     case TypeId::kInt8:
     case TypeId::kUInt8:

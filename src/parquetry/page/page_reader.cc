@@ -18,8 +18,9 @@ int64_t column_chunk_start(const ColumnMetaData& column) {
 }
 
 PageReader::PageReader(RandomAccessSource& source, const ColumnMetaData& column, PageReaderOptions options,
-                       ErrorLocation where)
+                       ErrorLocation where, std::shared_ptr<Buffer>* decompress_slot)
     : options_(options), where_(std::move(where)), codec_kind_(column.codec) {
+  if (decompress_slot != nullptr) decompressed_ = decompress_slot;
   if (where_.file.empty()) where_.file = source.name();
   int64_t start = column_chunk_start(column);
   int64_t length = column.total_compressed_size;
@@ -103,7 +104,11 @@ bool PageReader::next(Page& page) {
           }
           return input;
         }
-        return decompress_page(*codec_, input, size, decompressed_, options_.limits);
+        // Never overwrite a buffer a decoder still holds (zero-copy values).
+        std::shared_ptr<Buffer>& target = *decompressed_;
+        if (!target || target.use_count() > 1) target = std::make_shared<Buffer>();
+        page.body_owner = target;
+        return decompress_page(*codec_, input, size, *target, options_.limits);
       };
       switch (header_.type) {
         case PageType::DICTIONARY_PAGE: {

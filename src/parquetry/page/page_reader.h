@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 
 #include "parquetry/error.h"
@@ -34,6 +35,10 @@ struct Page {
   std::span<const uint8_t> def_levels;  ///< v2 only: the uncompressed definition-level section
   Encoding v1_rep_encoding = Encoding::RLE;
   Encoding v1_def_encoding = Encoding::RLE;
+  /// The buffer `body` lies in when the page was decompressed. A decoder may
+  /// keep a reference to it to use the values without copying; the reader
+  /// then decompresses the next page into a fresh buffer.
+  std::shared_ptr<Buffer> body_owner;
 };
 
 struct PageReaderOptions {
@@ -45,8 +50,10 @@ struct PageReaderOptions {
 /// fetched with one read (zero-copy for memory and mmap sources).
 class PageReader {
  public:
+  /// `decompress_slot`, when given, holds the decompression buffer across
+  /// readers of the same column so that memory is reused chunk after chunk.
   PageReader(RandomAccessSource& source, const ColumnMetaData& column, PageReaderOptions options,
-             ErrorLocation where);
+             ErrorLocation where, std::shared_ptr<Buffer>* decompress_slot = nullptr);
   ~PageReader();
 
   /// Moves to the next dictionary or data page (index pages are skipped).
@@ -74,7 +81,8 @@ class PageReader {
   int64_t position_ = 0;
   int64_t ordinal_ = 0;
   PageHeader header_;
-  Buffer decompressed_;
+  std::shared_ptr<Buffer> own_decompressed_;
+  std::shared_ptr<Buffer>* decompressed_ = &own_decompressed_;
 };
 
 /// Where a column chunk's pages start: the dictionary page when the offset is

@@ -79,9 +79,10 @@ struct FileReader::Impl {
   std::vector<int32_t> selected_columns;
   std::vector<const SchemaNode*> top_nodes;  // projected top-level fields
   std::shared_ptr<const BatchSchema> batch_schema;
-  std::vector<std::unique_ptr<ChunkDecoder>> decoders;  // per leaf column
-  std::vector<ChunkValues> chunk_values;                // per leaf column, reused
-  std::vector<DataType> leaf_types;                     // Arrow type of each leaf's values
+  std::vector<std::unique_ptr<ChunkDecoder>> decoders;    // per leaf column
+  std::vector<ChunkValues> chunk_values;                  // per leaf column, reused
+  std::vector<DataType> leaf_types;                       // Arrow type of each leaf's values
+  std::vector<std::shared_ptr<Buffer>> decompress_slots;  // per leaf column, reused
 
   void init() {
     metadata = read_file_metadata(*source, options.limits);
@@ -118,6 +119,7 @@ struct FileReader::Impl {
     decoders.resize(num_columns);
     chunk_values.resize(num_columns);
     leaf_types.resize(num_columns);
+    decompress_slots.resize(num_columns);
     for (int32_t c : selected_columns) {
       const ColumnDescriptor& column = schema->column(size_t(c));
       LeafSpec spec;
@@ -162,7 +164,7 @@ struct FileReader::Impl {
       if (meta.num_values == 0) {
         decoders[size_t(c)]->decode(nullptr, 0, values);
       } else {
-        PageReader pages(*source, meta, page_options, where);
+        PageReader pages(*source, meta, page_options, where, &decompress_slots[size_t(c)]);
         decoders[size_t(c)]->decode(&pages, meta.num_values, values);
       }
       try {
