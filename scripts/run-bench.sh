@@ -19,7 +19,7 @@ bench=$build/bin/parquetry_bench
 
 case "$profile" in
   # Enough repetitions for an error estimate, small enough for 10 minutes on 2 cores.
-  quick) run_args=(--warmup 1 --measure 3 --forks 1 --time 0.1) ;;
+  quick) run_args=(--warmup 1 --measure 3 --forks 1 --time 0.05) ;;
   # JMH-like: several forks, longer iterations.
   full) run_args=(--warmup 5 --measure 10 --forks 3 --time 1) ;;
   *) echo "usage: $0 [quick|full]" >&2; exit 2 ;;
