@@ -141,6 +141,9 @@ CaseInfo describe(const std::string& full_name) {
   const auto slash = full_name.find('/');
   info.case_name = full_name.substr(0, slash);
   info.params_text = slash == std::string::npos ? "" : full_name.substr(slash + 1);
+  // ->Iterations(1) is Google Benchmark's way of asking for single-shot measurement.
+  const std::string padded = "/" + info.params_text + "/";
+  info.single_shot = padded.find("/iterations:1/") != std::string::npos;
   auto tagged = family_suites().find(info.case_name);
   if (tagged != family_suites().end()) {
     info.suite = tagged->second;

@@ -78,7 +78,7 @@ TEST(BenchHarness, ReportsExactBytesAndAllocationsPerOperation) {
 }
 
 TEST(BenchHarness, PlainBenchmarksGetAllocationsFromTheMemoryManagerRun) {
-  FixtureRun run = run_fixture({"--suite", "tagged"});
+  FixtureRun run = run_fixture({"--suite", "tagged", "--filter", "Allocate"});
   ASSERT_EQ(run.process.exit_code, 0) << run.process.out;
   const Row* row = find_row(run.rows, "BM_Plain_Allocate");
   ASSERT_NE(row, nullptr);
@@ -91,6 +91,15 @@ TEST(BenchHarness, PlainBenchmarksGetAllocationsFromTheMemoryManagerRun) {
   EXPECT_LT(row->bytes_per_op, 512 + 128);
   EXPECT_GE(row->allocs_per_op, 1);
   EXPECT_LT(row->allocs_per_op, 1.5);
+}
+
+TEST(BenchHarness, IterationsOneIsSingleShot) {
+  FixtureRun run = run_fixture({"--suite", "tagged", "--filter", "Once"});
+  ASSERT_EQ(run.process.exit_code, 0) << run.process.out;
+  ASSERT_EQ(run.rows.size(), 1u);
+  EXPECT_EQ(run.rows[0].benchmark, "BM_Plain_Once/iterations:1");
+  EXPECT_EQ(run.rows[0].mode, "ss");
+  EXPECT_EQ(run.rows[0].summary.count, 3);
 }
 
 TEST(BenchHarness, MatchingPeerResultVerifiesTheCase) {
