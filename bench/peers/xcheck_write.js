@@ -247,7 +247,7 @@ function columnsFor(seed) {
     { name: 'id', type: s('INTEGER') },
     { name: 'items', type: { kind: 'list', element: { kind: 'struct', fields: [
       { name: 'k', type: s('VARCHAR') }, { name: 'v', type: { kind: 'list', element: s('DECIMAL(18,3)') } }] } } }] } });
-  const extra = 3 + random.int(4);
+  const extra = 2 + random.int(4);
   // Now and then a random column is null in every row (a chunk with no values at all).
   for (let k = 0; k < extra; k++) {
     specs.push({ name: `random_${k}`, spec: builder.randomType(4), nullRate: random.chance(0.1) ? 100 : undefined });
