@@ -1,0 +1,119 @@
+// Writer suite (BENCHMARKS.md §2): the taxi dataset written from in-memory
+// batches at one thread with snappy, zstd, gzip (level 6) and no compression.
+// The output goes to a MemorySink so the figure is the writer's own work
+// (shredding, encoding, statistics, compression, footer), not the disk's.
+// Counters: output bytes and rows per second.
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+#include <memory>
+
+#include "datasets.h"
+#include "parquetry/io.h"
+#include "parquetry/writer.h"
+
+namespace parquetry::bench {
+namespace {
+
+BufferRef adopt(const void* data, size_t size) {
+  Buffer buffer(size);
+  if (size != 0) std::memcpy(buffer.data(), data, size);
+  return BufferRef::adopt(std::move(buffer));
+}
+
+// The generator's columns as Arrow arrays, split into batches of 64Ki rows.
+struct TaxiBatches {
+  BatchSchema schema;
+  std::vector<RecordBatch> batches;
+  int64_t rows = 0;
+};
+
+const TaxiBatches& taxi() {
+  static const TaxiBatches data = [] {
+    TaxiBatches out;
+    datasets::Table table = datasets::generate("taxi");
+    out.rows = table.rows;
+    std::vector<std::shared_ptr<ArrayData>> columns;
+    for (const datasets::Column& column : table.columns) {
+      DataType type;
+      switch (column.type) {
+        case datasets::ColumnType::kInt64: type = DataType::make(TypeId::kInt64); break;
+        case datasets::ColumnType::kDouble: type = DataType::make(TypeId::kFloat64); break;
+        case datasets::ColumnType::kTimestampMicros: type = DataType::timestamp(ArrowTimeUnit::kMicro, ""); break;
+        case datasets::ColumnType::kString: type = DataType::make(TypeId::kString); break;
+        default: continue;  // taxi has no list columns
+      }
+      out.schema.fields.push_back(Field{column.name, type, column.nullable, -1, {}});
+      auto array = std::make_shared<ArrayData>();
+      array->type = std::make_shared<DataType>(type);
+      array->length = table.rows;
+      if (!column.valid.empty()) {
+        std::vector<uint8_t> bitmap(size_t((table.rows + 7) / 8), 0);
+        for (int64_t r = 0; r < table.rows; ++r) {
+          if (column.valid[size_t(r)]) {
+            bitmap[size_t(r >> 3)] |= uint8_t(1u << (r & 7));
+          } else {
+            ++array->null_count;
+          }
+        }
+        array->buffers.push_back(adopt(bitmap.data(), bitmap.size()));
+      } else {
+        array->buffers.push_back(BufferRef{});
+      }
+      if (column.type == datasets::ColumnType::kString) {
+        std::vector<int32_t> offsets(column.offsets.begin(), column.offsets.end());
+        array->buffers.push_back(adopt(offsets.data(), offsets.size() * 4));
+        array->buffers.push_back(adopt(column.chars.data(), column.chars.size()));
+      } else if (column.type == datasets::ColumnType::kDouble) {
+        array->buffers.push_back(adopt(column.doubles.data(), column.doubles.size() * 8));
+      } else {
+        array->buffers.push_back(adopt(column.ints.data(), column.ints.size() * 8));
+      }
+      columns.push_back(std::move(array));
+    }
+    auto schema = std::make_shared<const BatchSchema>(out.schema);
+    const int64_t batch_rows = 64 * 1024;
+    for (int64_t start = 0; start < table.rows; start += batch_rows) {
+      RecordBatch batch;
+      batch.schema = schema;
+      batch.num_rows = std::min(batch_rows, table.rows - start);
+      for (const auto& column : columns) batch.columns.push_back(slice(column, start, batch.num_rows));
+      out.batches.push_back(std::move(batch));
+    }
+    return out;
+  }();
+  return data;
+}
+
+void write_taxi(benchmark::State& state, CompressionCodec codec, int level) {
+  const TaxiBatches& data = taxi();
+  WriterOptions options;
+  options.codec = codec;
+  options.compression_level = level;
+  options.threads = 1;
+  int64_t bytes = 0;
+  for (auto _ : state) {
+    auto sink = std::make_unique<MemorySink>();
+    MemorySink* raw = sink.get();
+    auto writer = FileWriter::open(std::move(sink), data.schema, options);
+    for (const RecordBatch& batch : data.batches) writer->write(batch);
+    writer->close();
+    bytes = int64_t(raw->buffer().size());
+    benchmark::DoNotOptimize(bytes);
+  }
+  state.counters["file_bytes"] = double(bytes);
+  state.counters["rows_per_second"] = benchmark::Counter(double(data.rows), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_Writer_TaxiSnappy(benchmark::State& state) { write_taxi(state, CompressionCodec::SNAPPY, 0); }
+void BM_Writer_TaxiZstd(benchmark::State& state) { write_taxi(state, CompressionCodec::ZSTD, 3); }
+void BM_Writer_TaxiGzip6(benchmark::State& state) { write_taxi(state, CompressionCodec::GZIP, 6); }
+void BM_Writer_TaxiNone(benchmark::State& state) { write_taxi(state, CompressionCodec::UNCOMPRESSED, 0); }
+
+BENCHMARK(BM_Writer_TaxiSnappy)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Writer_TaxiZstd)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Writer_TaxiGzip6)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Writer_TaxiNone)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+}  // namespace parquetry::bench
