@@ -154,6 +154,9 @@ int64_t compare_rows(const Case& c, const std::filesystem::path& dir, element ma
   ReaderOptions options;
   // Batches that straddle row groups and pages, different per case.
   options.batch_size = 300 + int64_t(c.seed % 1700u);
+  // Both decode paths (columns in parallel or on the caller's thread) and both sources.
+  options.threads = 1 + int(c.seed % 2u);
+  options.use_mmap = c.seed % 3u != 0;
   auto reader = FileReader::open(file.string(), options);
   check_layout(c, reader->metadata());
 
