@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,20 @@ class FileReader {
 
   /// Decodes one whole row group (projected) into a batch.
   RecordBatch read_row_group(int index);
+  /// Decodes only rows `ranges` (sorted, disjoint, inside the row group) of a
+  /// row group. A column whose chunk has an OffsetIndex reads and decompresses
+  /// only the pages overlapping the ranges (for top-level fields with one
+  /// leaf; wider nested fields are decoded whole); the batch holds exactly the
+  /// requested rows.
+  RecordBatch read_row_group(int index, std::span<const RowRange> ranges);
+
+  /// What the reader has touched so far.
+  struct Stats {
+    int64_t pages_read = 0;     ///< data pages decoded
+    int64_t pages_skipped = 0;  ///< data pages the page index let the reader skip
+    int64_t bytes_skipped = 0;  ///< compressed bytes of skipped pages (headers included)
+  };
+  Stats stats() const;
   /// Streams batches over the selected row groups, in file order.
   std::unique_ptr<BatchReader> batches();
   /// Every selected row as one list of batches (one per row group).

@@ -60,12 +60,12 @@ struct Field;
 /// A (possibly nested) Arrow data type.
 struct DataType {
   TypeId id = TypeId::kNull;
-  int32_t byte_width = 0;            ///< kFixedSizeBinary
-  int32_t precision = 0;             ///< decimals
-  int32_t scale = 0;                 ///< decimals
+  int32_t byte_width = 0;                      ///< kFixedSizeBinary
+  int32_t precision = 0;                       ///< decimals
+  int32_t scale = 0;                           ///< decimals
   ArrowTimeUnit unit = ArrowTimeUnit::kMicro;  ///< time and timestamp
-  std::string timezone;              ///< timestamp: "" = naive (not UTC-adjusted), else e.g. "UTC"
-  bool keys_sorted = false;          ///< kMap
+  std::string timezone;                        ///< timestamp: "" = naive (not UTC-adjusted), else e.g. "UTC"
+  bool keys_sorted = false;                    ///< kMap
   /// kList/kLargeList: one item field; kStruct: the fields; kMap: one field "entries" (struct key, value).
   std::vector<Field> children;
   /// kDictionary: the type of the dictionary values (indices are int32).
@@ -87,7 +87,7 @@ struct DataType {
   static DataType make(TypeId id);
   static DataType fixed_size_binary(int32_t width);
   static DataType decimal(int32_t precision, int32_t scale);  ///< decimal128 up to 38 digits, else decimal256
-  static DataType time(ArrowTimeUnit unit);                        ///< time32 for s/ms, time64 for us/ns
+  static DataType time(ArrowTimeUnit unit);                   ///< time32 for s/ms, time64 for us/ns
   static DataType timestamp(ArrowTimeUnit unit, std::string timezone);
   static DataType list(Field item);
   static DataType large_list(Field item);
@@ -166,6 +166,14 @@ struct RecordBatch {
   std::shared_ptr<const BatchSchema> schema;
   std::vector<std::shared_ptr<ArrayData>> columns;
   int64_t num_rows = 0;
+};
+
+/// Rows [begin, end) of a batch, a row group or a file.
+struct RowRange {
+  int64_t begin = 0;
+  int64_t end = 0;
+  int64_t length() const { return end - begin; }
+  bool operator==(const RowRange&) const = default;
 };
 
 /// A source of batches sharing one schema (the reader, an imported stream...).

@@ -107,3 +107,45 @@ TEST(ArrowExport, ReaderStreamRoundTripsThroughTheCInterface) {
 
 }  // namespace
 }  // namespace parquetry
+
+namespace parquetry {
+namespace {
+
+// alltypes_tiny_pages has many small pages per chunk and an OffsetIndex:
+// reading a few row ranges decodes only the overlapping pages and returns
+// exactly the rows a full read has at those positions.
+TEST(PageIndexSkipping, RangesReadOnlyOverlappingPagesAndExactRows) {
+  const std::string path = testing::parquet_testing("data/alltypes_tiny_pages.parquet").string();
+  auto full_reader = FileReader::open(path);
+  RecordBatch full = full_reader->read_row_group(0);
+  auto reader = FileReader::open(path);
+  std::vector<RowRange> ranges = {{5, 9}, {1000, 1003}, {7000, 7300}};
+  RecordBatch part = reader->read_row_group(0, ranges);
+  ASSERT_EQ(part.num_rows, 4 + 3 + 300);
+  int64_t k = 0;
+  for (const RowRange& range : ranges) {
+    for (int64_t row = range.begin; row < range.end; ++row, ++k) {
+      ASSERT_EQ(row_json(part, k), row_json(full, row)) << "row " << row;
+    }
+  }
+  FileReader::Stats stats = reader->stats();
+  EXPECT_GT(stats.pages_skipped, 0);
+  EXPECT_GT(stats.bytes_skipped, 0);
+  FileReader::Stats full_stats = full_reader->stats();
+  EXPECT_EQ(full_stats.pages_skipped, 0);
+  EXPECT_LT(stats.pages_read * 10, full_stats.pages_read) << "most pages should be skipped";
+}
+
+TEST(PageIndexSkipping, FilesWithoutIndexStillReturnExactRows) {
+  const std::string path = testing::parquet_testing("data/nested_maps.snappy.parquet").string();
+  auto reader = FileReader::open(path);
+  RecordBatch full = reader->read_row_group(0);
+  std::vector<RowRange> ranges = {{1, 2}, {4, 6}};
+  RecordBatch part = reader->read_row_group(0, ranges);
+  ASSERT_EQ(part.num_rows, 3);
+  EXPECT_EQ(row_json(part, 0), row_json(full, 1));
+  EXPECT_EQ(row_json(part, 2), row_json(full, 5));
+}
+
+}  // namespace
+}  // namespace parquetry

@@ -42,16 +42,18 @@ Buffer& writable(std::shared_ptr<Buffer>& slot) {
 }
 
 void ChunkDecoder::decode(PageReader* pages_or_null, int64_t expected_levels, ChunkValues& out) {
-  if (expected_levels < 0) throw_corrupt("column chunk declares a negative value count");
+  // expected_levels < 0: unknown (a subset of the pages is read).
+  const bool check_count = expected_levels >= 0;
   has_dictionary_ = false;
   dictionary_size_ = 0;
   out.num_levels = 0;
   out.num_values = 0;
   out.null_count = 0;
+  out.data_pages = 0;
   out.values_view = BufferRef{};
   // Reserve from the declared count, but never trust it for more than a
   // bounded up-front allocation: buffers grow as pages prove their content.
-  const int64_t reserve_levels = std::min<int64_t>(expected_levels, int64_t(1) << 22);
+  const int64_t reserve_levels = std::min<int64_t>(check_count ? expected_levels : 0, int64_t(1) << 22);
   auto prepare = [&](std::shared_ptr<Buffer>& slot, bool wanted, int64_t bytes) {
     if (!wanted) {
       slot.reset();
@@ -59,7 +61,9 @@ void ChunkDecoder::decode(PageReader* pages_or_null, int64_t expected_levels, Ch
     }
     Buffer& buffer = writable(slot);
     buffer.clear();
-    buffer.reserve(size_t(bytes));
+    // The count times a FIXED_LEN_BYTE_ARRAY width from the schema can ask
+    // for petabytes before any page proves a value: cap the head start.
+    buffer.reserve(size_t(std::min<int64_t>(bytes, int64_t(64) << 20)));
   };
   const bool flat_optional = spec_.flat_optional();
   prepare(out.def_levels, spec_.max_def > 0 && !flat_optional, reserve_levels * 2);
@@ -89,12 +93,13 @@ void ChunkDecoder::decode(PageReader* pages_or_null, int64_t expected_levels, Ch
         decode_dictionary(page);
       } else {
         decode_data_page(page, out);
+        ++out.data_pages;
       }
     } catch (const Error& e) {
       throw e.with_location(where);
     }
   }
-  if (out.num_levels != expected_levels) {
+  if (check_count && out.num_levels != expected_levels) {
     throw Error(ErrorCode::kCorrupt,
                 "column chunk declares " + std::to_string(expected_levels) + " values but its pages hold " +
                     std::to_string(out.num_levels),

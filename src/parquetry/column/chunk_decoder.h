@@ -48,6 +48,7 @@ struct ChunkValues {
   int64_t num_levels = 0;              ///< level entries (== rows when max_rep == 0)
   int64_t num_values = 0;              ///< non-null values decoded
   int64_t null_count = 0;              ///< flat optional only: nulls in `validity`
+  int64_t data_pages = 0;              ///< data pages decoded
   std::shared_ptr<Buffer> def_levels;  ///< int16 x num_levels; unset when max_def == 0 or flat optional
   std::shared_ptr<Buffer> rep_levels;  ///< int16 x num_levels; unset when max_rep == 0
   std::shared_ptr<Buffer> validity;    ///< flat optional: bitmap of num_levels bits
@@ -73,6 +74,7 @@ class ChunkDecoder {
   /// unshared). `expected_levels` is ColumnMetaData.num_values: it sizes the
   /// buffers up front and is checked against what the pages hold. A chunk
   /// declaring no values is not read at all (`pages` may then be null).
+  /// -1 means unknown (only some pages are read) and skips the check.
   void decode(PageReader* pages, int64_t expected_levels, ChunkValues& out);
 
  private:

@@ -2,6 +2,7 @@
 
 #include <libdeflate.h>
 
+#include <algorithm>
 #include <string>
 
 #include "parquetry/compression/codec.h"
@@ -46,13 +47,35 @@ PageReader::PageReader(RandomAccessSource& source, const ColumnMetaData& column,
 
 PageReader::~PageReader() = default;
 
+bool PageReader::is_allowed(int64_t relative_offset) const {
+  return std::binary_search(allowed_.begin(), allowed_.end(), relative_offset);
+}
+
 void PageReader::fail(const std::string& message) const {
   ErrorLocation where = where_;
   throw Error(ErrorCode::kCorrupt, message, where);
 }
 
+void PageReader::restrict_to_pages(std::vector<int64_t> file_offsets) {
+  restricted_ = true;
+  allowed_.clear();
+  for (int64_t offset : file_offsets) {
+    const int64_t relative = offset - chunk_offset_;
+    if (relative < 0 || relative >= nominal_length_) fail("page index points outside the column chunk");
+    allowed_.push_back(relative);
+  }
+  std::sort(allowed_.begin(), allowed_.end());
+  next_allowed_ = 0;
+}
+
 bool PageReader::next(Page& page) {
   while (position_ < nominal_length_) {
+    if (restricted_ && position_ > 0) {
+      // Jump over pages the selection does not need.
+      while (next_allowed_ < allowed_.size() && allowed_[next_allowed_] < position_) ++next_allowed_;
+      if (next_allowed_ == allowed_.size()) return false;
+      position_ = allowed_[next_allowed_];
+    }
     ErrorLocation where = where_;
     where.page = ordinal_;
     where.offset = chunk_offset_ + position_;
@@ -124,6 +147,10 @@ bool PageReader::next(Page& page) {
           break;
         }
         case PageType::DATA_PAGE: {
+          if (restricted_ && !is_allowed(page.file_offset - chunk_offset_)) {
+            ++ordinal_;
+            continue;
+          }
           if (!header_.data_page_header) throw_corrupt("data page without its header");
           const DataPageHeader& data = *header_.data_page_header;
           if (data.num_values < 0) throw_corrupt("negative value count in data page");
@@ -135,6 +162,10 @@ bool PageReader::next(Page& page) {
           break;
         }
         case PageType::DATA_PAGE_V2: {
+          if (restricted_ && !is_allowed(page.file_offset - chunk_offset_)) {
+            ++ordinal_;
+            continue;
+          }
           if (!header_.data_page_header_v2) throw_corrupt("data page v2 without its header");
           const DataPageHeaderV2& data = *header_.data_page_header_v2;
           if (data.num_values < 0 || data.num_rows < 0 || data.num_nulls < 0 ||

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <vector>
 
 #include "parquetry/error.h"
 #include "parquetry/limits.h"
@@ -59,6 +60,11 @@ class PageReader {
   /// Moves to the next dictionary or data page (index pages are skipped).
   /// Returns false after the last page.
   bool next(Page& page);
+  /// Visits only the data pages starting at these file offsets (sorted, from
+  /// the OffsetIndex); a dictionary page at the start of the chunk is still
+  /// read. Skipped pages are neither parsed nor decompressed.
+  void restrict_to_pages(std::vector<int64_t> file_offsets);
+
   /// Where errors are reported (file, row group, column; the page is added per page).
   const ErrorLocation& where() const { return where_; }
 
@@ -68,6 +74,7 @@ class PageReader {
 
  private:
   [[noreturn]] void fail(const std::string& message) const;
+  bool is_allowed(int64_t relative_offset) const;
 
   PageReaderOptions options_;
   ErrorLocation where_;
@@ -79,6 +86,9 @@ class PageReader {
   std::span<const uint8_t> chunk_;
   int64_t chunk_offset_ = 0;
   int64_t position_ = 0;
+  bool restricted_ = false;
+  std::vector<int64_t> allowed_;  // chunk-relative offsets of the data pages to visit
+  size_t next_allowed_ = 0;
   int64_t ordinal_ = 0;
   PageHeader header_;
   std::shared_ptr<Buffer> own_decompressed_;

@@ -9,6 +9,7 @@
 #include "parquetry/nested/assemble.h"
 #include "parquetry/page/page_reader.h"
 #include "parquetry/reader.h"
+#include "parquetry/table/select.h"
 #include "parquetry/util/bit_util.h"
 #include "parquetry/util/parallel.h"
 
@@ -83,6 +84,8 @@ struct FileReader::Impl {
   std::vector<ChunkValues> chunk_values;                  // per leaf column, reused
   std::vector<DataType> leaf_types;                       // Arrow type of each leaf's values
   std::vector<std::shared_ptr<Buffer>> decompress_slots;  // per leaf column, reused
+  std::vector<bool> single_leaf_top;                      // per leaf: its top-level field has only this leaf
+  FileReader::Stats stats;
 
   void init() {
     metadata = read_file_metadata(*source, options.limits);
@@ -120,6 +123,10 @@ struct FileReader::Impl {
     chunk_values.resize(num_columns);
     leaf_types.resize(num_columns);
     decompress_slots.resize(num_columns);
+    single_leaf_top.assign(num_columns, false);
+    for (const SchemaNode* top : top_nodes) {
+      if (top->num_columns() == 1) single_leaf_top[size_t(top->first_column())] = true;
+    }
     for (int32_t c : selected_columns) {
       const ColumnDescriptor& column = schema->column(size_t(c));
       LeafSpec spec;
@@ -134,7 +141,46 @@ struct FileReader::Impl {
     }
   }
 
-  RecordBatch read_row_group(int index) {
+  // Pages of `chunk` overlapping `ranges`, from its OffsetIndex. Returns
+  // false when the chunk has no usable index (then every page is read).
+  bool select_pages(const ColumnChunk& chunk, int64_t num_rows, std::span<const RowRange> ranges,
+                    std::vector<int64_t>& page_offsets, std::vector<RowRange>& covered,
+                    int64_t& skipped_pages, int64_t& skipped_bytes) {
+    if (!chunk.offset_index_offset || !chunk.offset_index_length) return false;
+    const int64_t offset = *chunk.offset_index_offset;
+    const int64_t length = *chunk.offset_index_length;
+    if (offset < 0 || length <= 0 || offset > source->size() || length > source->size() - offset) {
+      throw_corrupt("offset index lies outside the file");
+    }
+    Buffer scratch;
+    OffsetIndex index = decode_offset_index(source->read(offset, length, scratch), options.limits);
+    const auto& pages = index.page_locations;
+    if (pages.empty()) return false;
+    size_t r = 0;
+    for (size_t p = 0; p < pages.size(); ++p) {
+      const int64_t first = pages[p].first_row_index;
+      const int64_t last = p + 1 < pages.size() ? pages[p + 1].first_row_index : num_rows;
+      if (first < 0 || last < first || last > num_rows || (p == 0 && first != 0)) {
+        throw_corrupt("offset index has inconsistent first_row_index values");
+      }
+      while (r < ranges.size() && ranges[r].end <= first) ++r;
+      const bool needed = r < ranges.size() && ranges[r].begin < last;
+      if (!needed) {
+        ++skipped_pages;
+        skipped_bytes += pages[p].compressed_page_size;
+        continue;
+      }
+      page_offsets.push_back(pages[p].offset);
+      if (!covered.empty() && covered.back().end == first) {
+        covered.back().end = last;
+      } else {
+        covered.push_back({first, last});
+      }
+    }
+    return true;
+  }
+
+  RecordBatch read_row_group(int index, const std::vector<RowRange>* ranges) {
     if (index < 0 || index >= int(metadata.row_groups.size())) {
       throw_invalid("row group " + std::to_string(index) + " does not exist");
     }
@@ -145,54 +191,114 @@ struct FileReader::Impl {
                       std::to_string(schema->num_columns()) + " leaves",
                   ErrorLocation{source->name(), "", index, -1, -1});
     }
-    if (row_group.num_rows < 0)
+    if (row_group.num_rows < 0) {
       throw Error(ErrorCode::kCorrupt, "negative row count",
                   ErrorLocation{source->name(), "", index, -1, -1});
+    }
+    if (ranges != nullptr) {
+      int64_t previous = 0;
+      for (const RowRange& range : *ranges) {
+        if (range.begin < previous || range.end < range.begin || range.end > row_group.num_rows) {
+          throw_invalid("row ranges must be sorted, disjoint and inside row group " + std::to_string(index));
+        }
+        previous = range.end;
+      }
+    }
+    const std::vector<RowRange> all_rows = {{0, row_group.num_rows}};
+    std::vector<std::vector<RowRange>> covered(schema->num_columns());
+    std::vector<int64_t> skipped_pages(schema->num_columns(), 0), skipped_bytes(schema->num_columns(), 0);
     parallel_for(int64_t(selected_columns.size()), options.threads, [&](int64_t task) {
       const int32_t c = selected_columns[size_t(task)];
       const ColumnDescriptor& descriptor = schema->column(size_t(c));
       ErrorLocation where{source->name(), descriptor.path, index, -1, -1};
       const ColumnChunk& chunk = row_group.columns[size_t(c)];
-      if (!chunk.meta_data)
+      if (!chunk.meta_data) {
         throw Error(ErrorCode::kUnsupported, "column chunk without metadata (encrypted?)", where);
+      }
       const ColumnMetaData& meta = *chunk.meta_data;
       if (meta.type != descriptor.physical_type) {
         throw Error(ErrorCode::kCorrupt, "column chunk type differs from the schema", where);
       }
       PageReaderOptions page_options{options.limits, options.verify_crc};
       ChunkValues& values = chunk_values[size_t(c)];
-      if (meta.num_values == 0) {
-        decoders[size_t(c)]->decode(nullptr, 0, values);
-      } else {
-        PageReader pages(*source, meta, page_options, where, &decompress_slots[size_t(c)]);
-        decoders[size_t(c)]->decode(&pages, meta.num_values, values);
-      }
       try {
+        std::vector<int64_t> page_offsets;
+        bool restricted = ranges != nullptr && single_leaf_top[size_t(c)] &&
+                          select_pages(chunk, row_group.num_rows, *ranges, page_offsets, covered[size_t(c)],
+                                       skipped_pages[size_t(c)], skipped_bytes[size_t(c)]);
+        if (!restricted) covered[size_t(c)] = all_rows;
+        if (meta.num_values == 0 || (restricted && page_offsets.empty())) {
+          decoders[size_t(c)]->decode(nullptr, 0, values);
+        } else {
+          PageReader pages(*source, meta, page_options, where, &decompress_slots[size_t(c)]);
+          if (restricted) pages.restrict_to_pages(std::move(page_offsets));
+          decoders[size_t(c)]->decode(&pages, restricted ? -1 : meta.num_values, values);
+        }
         convert_leaf_values(descriptor, leaf_types[size_t(c)], values);
       } catch (const Error& e) {
         throw e.with_location(where);
       }
     });
+    for (int32_t c : selected_columns) {
+      stats.pages_read += chunk_values[size_t(c)].data_pages;
+      stats.pages_skipped += skipped_pages[size_t(c)];
+      stats.bytes_skipped += skipped_bytes[size_t(c)];
+    }
     std::vector<ChunkValues*> leaves(schema->num_columns(), nullptr);
     for (int32_t c : selected_columns) leaves[size_t(c)] = &chunk_values[size_t(c)];
     RecordBatch batch;
     batch.schema = batch_schema;
     batch.num_rows = row_group.num_rows;
+    if (ranges != nullptr) {
+      batch.num_rows = 0;
+      for (const RowRange& range : *ranges) batch.num_rows += range.length();
+    }
     for (size_t f = 0; f < top_nodes.size(); ++f) {
       auto type = std::make_shared<const DataType>(batch_schema->fields[f].type);
       ErrorLocation where{source->name(), top_nodes[f]->dotted_path(), index, -1, -1};
       try {
         auto array = assemble_field(*top_nodes[f], type, *schema, leaves);
-        if (array->length != row_group.num_rows) {
-          throw_corrupt("column holds " + std::to_string(array->length) + " rows, row group declares " +
-                        std::to_string(row_group.num_rows));
+        // The rows this field's decoded pages cover (every leaf of a wide field covers all rows).
+        const std::vector<RowRange>& have = covered[size_t(first_selected_leaf(*top_nodes[f]))];
+        int64_t have_rows = 0;
+        for (const RowRange& range : have) have_rows += range.length();
+        if (array->length != have_rows) {
+          throw_corrupt("column holds " + std::to_string(array->length) + " rows, its pages declare " +
+                        std::to_string(have_rows));
         }
+        if (ranges != nullptr) array = select_ranges(*array, to_local(*ranges, have));
         batch.columns.push_back(std::move(array));
       } catch (const Error& e) {
         throw e.with_location(where);
       }
     }
     return batch;
+  }
+
+  int32_t first_selected_leaf(const SchemaNode& node) const {
+    for (int32_t c = node.first_column(); c < node.first_column() + node.num_columns(); ++c) {
+      if (decoders[size_t(c)]) return c;
+    }
+    return node.first_column();
+  }
+
+  // `wanted` (row-group rows) in the coordinates of an array holding the rows of `have`.
+  static std::vector<RowRange> to_local(const std::vector<RowRange>& wanted,
+                                        const std::vector<RowRange>& have) {
+    std::vector<RowRange> out;
+    int64_t local_start = 0;
+    size_t w = 0;
+    for (const RowRange& segment : have) {
+      while (w < wanted.size() && wanted[w].end <= segment.begin) ++w;
+      for (size_t k = w; k < wanted.size() && wanted[k].begin < segment.end; ++k) {
+        const int64_t begin = std::max(wanted[k].begin, segment.begin);
+        const int64_t end = std::min(wanted[k].end, segment.end);
+        if (end > begin)
+          out.push_back({local_start + begin - segment.begin, local_start + end - segment.begin});
+      }
+      local_start += segment.length();
+    }
+    return out;
   }
 
   std::vector<int32_t> row_group_order() const {
@@ -215,7 +321,7 @@ class RowGroupBatches final : public BatchReader {
     while (position_ >= current_.num_rows) {
       current_ = RecordBatch{};  // release the previous row group so its buffers can be reused
       if (next_group_ >= order_.size()) return false;
-      current_ = impl_->read_row_group(order_[next_group_++]);
+      current_ = impl_->read_row_group(order_[next_group_++], nullptr);
       position_ = 0;
     }
     const int64_t length = std::min(impl_->options.batch_size, current_.num_rows - position_);
@@ -269,7 +375,14 @@ const Schema& FileReader::schema() const { return *impl_->schema; }
 std::shared_ptr<const BatchSchema> FileReader::batch_schema() const { return impl_->batch_schema; }
 const std::vector<int32_t>& FileReader::selected_columns() const { return impl_->selected_columns; }
 int FileReader::num_row_groups() const { return int(impl_->metadata.row_groups.size()); }
-RecordBatch FileReader::read_row_group(int index) { return impl_->read_row_group(index); }
+RecordBatch FileReader::read_row_group(int index) { return impl_->read_row_group(index, nullptr); }
+
+RecordBatch FileReader::read_row_group(int index, std::span<const RowRange> ranges) {
+  std::vector<RowRange> copy(ranges.begin(), ranges.end());
+  return impl_->read_row_group(index, &copy);
+}
+
+FileReader::Stats FileReader::stats() const { return impl_->stats; }
 
 std::unique_ptr<BatchReader> FileReader::batches() {
   return std::make_unique<RowGroupBatches>(impl_.get(), impl_->row_group_order());
@@ -277,7 +390,7 @@ std::unique_ptr<BatchReader> FileReader::batches() {
 
 std::vector<RecordBatch> FileReader::read_all() {
   std::vector<RecordBatch> out;
-  for (int32_t index : impl_->row_group_order()) out.push_back(impl_->read_row_group(index));
+  for (int32_t index : impl_->row_group_order()) out.push_back(impl_->read_row_group(index, nullptr));
   return out;
 }
 

@@ -13,14 +13,6 @@
 
 namespace parquetry {
 
-/// Rows [begin, end).
-struct RowRange {
-  int64_t begin = 0;
-  int64_t end = 0;
-  int64_t length() const { return end - begin; }
-  bool operator==(const RowRange&) const = default;
-};
-
 /// Sorted, non-overlapping, non-empty ranges whose union is the rows whose bit is set in
 /// `bitmap[0..length)`.
 std::vector<RowRange> ranges_from_bitmap(const uint8_t* bitmap, int64_t length);
