@@ -58,6 +58,10 @@ const SCALARS = ['BOOLEAN', 'TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'UTINYIN
 const STRING_POOL = ['', 'a', 'ü', '日本語テキスト', '🦆 duck', 'line\nbreak', 'tab\there', 'quote"d', "apos'trophe",
   'back\\slash', '\u0001ctl', 'x'.repeat(300), 'Ωmega ∑ ≠ ∞', 'mixed ascii and ✓'];
 
+// Labels of the ENUM column (DuckDB writes ENUMs dictionary-encoded whatever the settings).
+const ENUM_LABELS = ['sad', 'ok', 'happy', 'überglücklich', '😐', ''];
+const ENUM_TYPE = 'xcheck_mood';
+
 class Builder {
   constructor(random, seed) {
     this.random = random;
@@ -170,6 +174,8 @@ class Builder {
         const general = `unhex(substr(md5(${h()}::VARCHAR) || md5(${h()}::VARCHAR), 1, 2 * (${h()} % 33)::INTEGER))`;
         return this.withSpecials(h, specials, general);
       }
+      case ENUM_TYPE:
+        return `[${ENUM_LABELS.map(sqlString).join(', ')}][(1 + ${h()} % ${ENUM_LABELS.length})::BIGINT]::${ENUM_TYPE}`;
       case 'UUID': {
         const specials = ["'00000000-0000-0000-0000-000000000000'::UUID", "'ffffffff-ffff-ffff-ffff-ffffffffffff'::UUID",
           "'80000000-0000-0000-0000-000000000000'::UUID", "'7fffffff-ffff-ffff-ffff-ffffffffffff'::UUID"];
@@ -203,9 +209,10 @@ class Builder {
   // Expression for a value of `spec` (possibly NULL with the node's null rate).
   value(spec, vars, nullRate = this.nullRate()) {
     const body = this.body(spec, vars);
-    if (nullRate === 0) return body;
     const h = this.hasher(vars);
-    return `CASE WHEN ${h()} % 100 < ${nullRate} THEN NULL ELSE ${body} END`;
+    const nullable = nullRate === 0 ? body : `CASE WHEN ${h()} % 100 < ${nullRate} THEN NULL ELSE ${body} END`;
+    // DuckDB's CASE cannot produce ARRAY values: an array is built as a list and cast last.
+    return spec.kind === 'array' ? `(${nullable})::${spec.element.type}[${spec.size}]` : nullable;
   }
 
   body(spec, vars) {
@@ -217,6 +224,11 @@ class Builder {
       case 'list':
         return `list_transform(${length(this.random.pick([1, 3, 6]))}, lambda ${variable}: ` +
           `${this.value(spec.element, inner)})`;
+      case 'array': {
+        // A fixed-size ARRAY (DuckDB writes it as a LIST): each slot drawn, and possibly null, on its own.
+        const slots = Array.from({ length: spec.size }, () => this.value(spec.element, vars));
+        return `[${slots.join(', ')}]::${spec.element.type}[]`;
+      }
       case 'struct':
         return `struct_pack(${spec.fields.map((f) => `${sqlIdent(f.name)} := ${this.value(f.type, vars)}`).join(', ')})`;
       case 'map': {
@@ -232,12 +244,16 @@ class Builder {
   }
 }
 
-// Every scalar type once, the nested shapes the brief names once, then seeded random trees.
+// Every scalar type once, an ENUM and a fixed-size ARRAY, the nested shapes
+// (list, list of list, struct, map, struct of list of struct) once, then
+// seeded random trees.
 function columnsFor(seed) {
   const random = makeRandom(seed);
   const builder = new Builder(random, seed);
   const s = (type) => ({ kind: 'scalar', type });
   const specs = SCALARS.map((type) => ({ name: type.toLowerCase().replace(/[^a-z0-9]+/g, '_'), spec: s(type) }));
+  specs.push({ name: 'enum', spec: s(ENUM_TYPE) });
+  specs.push({ name: 'array_int3', spec: { kind: 'array', size: 3, element: s('INTEGER') } });
   specs.push({ name: 'list_int', spec: { kind: 'list', element: s('INTEGER') } });
   specs.push({ name: 'list_list_str', spec: { kind: 'list', element: { kind: 'list', element: s('VARCHAR') } } });
   specs.push({ name: 'struct_mixed', spec: { kind: 'struct', fields: [
@@ -300,6 +316,7 @@ async function main() {
   const instance = await duckdb.DuckDBInstance.create(':memory:', { threads: '1' });
   const connection = await instance.connect();
   await connection.run(`SET TimeZone = 'UTC'`);
+  await connection.run(`CREATE TYPE ${ENUM_TYPE} AS ENUM (${ENUM_LABELS.map(sqlString).join(', ')})`);
   const version = `${(await connection.runAndReadAll('SELECT version()')).getRows()[0][0]}`;
   const cases = [];
   for (const c of spec.cases) cases.push(await writeCase(connection, c, args.out));

@@ -115,7 +115,7 @@ bool is_delta(Encoding e) {
 }
 
 // The file really has the layout the case asks DuckDB for: the codec on every
-// chunk, several row groups, dictionaries only when enabled, DELTA and
+// chunk, several row groups, dictionaries only when enabled (ENUMs aside), DELTA and
 // BYTE_STREAM_SPLIT never in format V1 and surely in V2 without dictionaries.
 void check_layout(const Case& c, const FileMetaData& metadata) {
   EXPECT_GE(metadata.row_groups.size(), 2u);
@@ -127,6 +127,11 @@ void check_layout(const Case& c, const FileMetaData& metadata) {
       ASSERT_TRUE(chunk.meta_data.has_value());
       const ColumnMetaData& meta = *chunk.meta_data;
       EXPECT_EQ(meta.codec, c.codec.parquet);
+      if (!meta.path_in_schema.empty() && meta.path_in_schema[0] == "enum") {
+        // DuckDB writes an ENUM as RLE_DICTIONARY whatever the settings (so V1 files hold it too).
+        EXPECT_TRUE(meta.dictionary_page_offset.has_value());
+        continue;
+      }
       for (Encoding e : meta.encodings) {
         any_dictionary |= is_dictionary(e);
         any_delta |= is_delta(e);
