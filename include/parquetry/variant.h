@@ -70,7 +70,7 @@ inline constexpr uint8_t kVariantMaxPrimitiveId = 20;
 
 /// The logical type of a value: short strings report kString, both boolean
 /// ids report kBoolean.
-enum class VariantType : uint8_t {
+enum class VariantValueType : uint8_t {
   kNull,
   kBoolean,
   kInt8,
@@ -96,7 +96,7 @@ enum class VariantType : uint8_t {
 };
 
 /// Lowercase name of a type ("int32", "timestamp_ntz_nanos", "object"...).
-const char* variant_type_name(VariantType type);
+const char* variant_type_name(VariantValueType type);
 
 /// A decimal of any of the three widths: value = unscaled / 10^scale.
 struct VariantDecimal {
@@ -177,7 +177,7 @@ class Variant {
   /// The wire primitive id; only meaningful when basic_type() is kPrimitive.
   uint8_t primitive_id() const { return data_[0] >> 2; }
   /// Logical type; throws kUnsupported for an unknown primitive id.
-  VariantType type() const;
+  VariantValueType type() const;
 
   bool is_null() const { return data_[0] == 0; }
   bool is_object() const { return basic_type() == VariantBasicType::kObject; }

@@ -268,29 +268,29 @@ TEST(VariantBuilderTest, EveryPrimitiveRoundTrips) {
   Built built(b);
   const VariantArray a = built.variant().get_array();
   ASSERT_EQ(a.size(), 22u);
-  const VariantType types[] = {
-      VariantType::kNull,
-      VariantType::kBoolean,
-      VariantType::kBoolean,
-      VariantType::kInt8,
-      VariantType::kInt16,
-      VariantType::kInt32,
-      VariantType::kInt64,
-      VariantType::kDouble,
-      VariantType::kDecimal4,
-      VariantType::kDecimal8,
-      VariantType::kDecimal16,
-      VariantType::kDate,
-      VariantType::kTimestampMicros,
-      VariantType::kTimestampNtzMicros,
-      VariantType::kFloat,
-      VariantType::kBinary,
-      VariantType::kString,
-      VariantType::kTimeNtzMicros,
-      VariantType::kTimestampNanos,
-      VariantType::kTimestampNtzNanos,
-      VariantType::kUuid,
-      VariantType::kString,
+  const VariantValueType types[] = {
+      VariantValueType::kNull,
+      VariantValueType::kBoolean,
+      VariantValueType::kBoolean,
+      VariantValueType::kInt8,
+      VariantValueType::kInt16,
+      VariantValueType::kInt32,
+      VariantValueType::kInt64,
+      VariantValueType::kDouble,
+      VariantValueType::kDecimal4,
+      VariantValueType::kDecimal8,
+      VariantValueType::kDecimal16,
+      VariantValueType::kDate,
+      VariantValueType::kTimestampMicros,
+      VariantValueType::kTimestampNtzMicros,
+      VariantValueType::kFloat,
+      VariantValueType::kBinary,
+      VariantValueType::kString,
+      VariantValueType::kTimeNtzMicros,
+      VariantValueType::kTimestampNanos,
+      VariantValueType::kTimestampNtzNanos,
+      VariantValueType::kUuid,
+      VariantValueType::kString,
   };
   for (uint32_t i = 0; i < 22; ++i) EXPECT_EQ(a[i].type(), types[i]) << i;
   EXPECT_TRUE(a[1].get_boolean());
@@ -334,11 +334,11 @@ TEST(VariantBuilderTest, AppendIntAndDecimalPickNarrowest) {
   VariantBuilder b;
   const struct {
     int64_t v;
-    VariantType t;
-  } ints[] = {{0, VariantType::kInt8},          {127, VariantType::kInt8},
-              {-128, VariantType::kInt8},       {128, VariantType::kInt16},
-              {-129, VariantType::kInt16},      {32768, VariantType::kInt32},
-              {INT32_MIN, VariantType::kInt32}, {int64_t(INT32_MAX) + 1, VariantType::kInt64}};
+    VariantValueType t;
+  } ints[] = {{0, VariantValueType::kInt8},          {127, VariantValueType::kInt8},
+              {-128, VariantValueType::kInt8},       {128, VariantValueType::kInt16},
+              {-129, VariantValueType::kInt16},      {32768, VariantValueType::kInt32},
+              {INT32_MIN, VariantValueType::kInt32}, {int64_t(INT32_MAX) + 1, VariantValueType::kInt64}};
   for (const auto& c : ints) {
     b.clear();
     b.append_int(c.v);
@@ -348,13 +348,13 @@ TEST(VariantBuilderTest, AppendIntAndDecimalPickNarrowest) {
   }
   const struct {
     VariantDecimal d;
-    VariantType t;
-  } decimals[] = {{{999999999, 0}, VariantType::kDecimal4},
-                  {{1000000000, 0}, VariantType::kDecimal8},
-                  {{1, 10}, VariantType::kDecimal8},  // precision = max(digits, scale)
-                  {{__int128(999999999999999999LL), 2}, VariantType::kDecimal8},
-                  {{__int128(1000000000000000000LL), 2}, VariantType::kDecimal16},
-                  {{-5, 38}, VariantType::kDecimal16}};
+    VariantValueType t;
+  } decimals[] = {{{999999999, 0}, VariantValueType::kDecimal4},
+                  {{1000000000, 0}, VariantValueType::kDecimal8},
+                  {{1, 10}, VariantValueType::kDecimal8},  // precision = max(digits, scale)
+                  {{__int128(999999999999999999LL), 2}, VariantValueType::kDecimal8},
+                  {{__int128(1000000000000000000LL), 2}, VariantValueType::kDecimal16},
+                  {{-5, 38}, VariantValueType::kDecimal16}};
   for (const auto& c : decimals) {
     b.clear();
     b.append_decimal(c.d);

@@ -36,18 +36,18 @@ Parsed parse(std::string_view json) {
 TEST(VariantJsonTest, IntegersPickTheNarrowestType) {
   const struct {
     const char* json;
-    VariantType type;
+    VariantValueType type;
     int64_t value;
   } cases[] = {
-      {"0", VariantType::kInt8, 0},
-      {"-0", VariantType::kInt8, 0},
-      {"127", VariantType::kInt8, 127},
-      {"-128", VariantType::kInt8, -128},
-      {"128", VariantType::kInt16, 128},
-      {"-32769", VariantType::kInt32, -32769},
-      {"2147483648", VariantType::kInt64, 2147483648LL},
-      {"9223372036854775807", VariantType::kInt64, INT64_MAX},
-      {"-9223372036854775808", VariantType::kInt64, INT64_MIN},
+      {"0", VariantValueType::kInt8, 0},
+      {"-0", VariantValueType::kInt8, 0},
+      {"127", VariantValueType::kInt8, 127},
+      {"-128", VariantValueType::kInt8, -128},
+      {"128", VariantValueType::kInt16, 128},
+      {"-32769", VariantValueType::kInt32, -32769},
+      {"2147483648", VariantValueType::kInt64, 2147483648LL},
+      {"9223372036854775807", VariantValueType::kInt64, INT64_MAX},
+      {"-9223372036854775808", VariantValueType::kInt64, INT64_MIN},
   };
   for (const auto& c : cases) {
     const Parsed p = parse(c.json);
@@ -59,40 +59,40 @@ TEST(VariantJsonTest, IntegersPickTheNarrowestType) {
 
 TEST(VariantJsonTest, BigIntegersBecomeDecimal16ThenDouble) {
   const Parsed p = parse("9223372036854775808");
-  EXPECT_EQ(p.variant().type(), VariantType::kDecimal16);
+  EXPECT_EQ(p.variant().type(), VariantValueType::kDecimal16);
   EXPECT_EQ(p.variant().get_decimal(), (VariantDecimal{__int128(uint64_t(1) << 63), 0}));
   const Parsed n = parse("-99999999999999999999999999999999999999");  // 38 digits
-  EXPECT_EQ(n.variant().type(), VariantType::kDecimal16);
+  EXPECT_EQ(n.variant().type(), VariantValueType::kDecimal16);
   EXPECT_EQ(variant_to_json(n.variant()), "-99999999999999999999999999999999999999");
   const Parsed d = parse("123456789012345678901234567890123456789");  // 39 digits
-  EXPECT_EQ(d.variant().type(), VariantType::kDouble);
+  EXPECT_EQ(d.variant().type(), VariantValueType::kDouble);
   EXPECT_DOUBLE_EQ(d.variant().get_double(), 1.2345678901234568e38);
 }
 
 TEST(VariantJsonTest, FractionsAreExactDecimalsWhenTheyFit) {
   const struct {
     const char* json;
-    VariantType type;
+    VariantValueType type;
     VariantDecimal value;
     const char* back;
   } cases[] = {
-      {"1.23456789", VariantType::kDecimal4, {123456789, 8}, "1.23456789"},
-      {"12.34", VariantType::kDecimal4, {1234, 2}, "12.34"},
-      {"1.50", VariantType::kDecimal4, {150, 2}, "1.50"},
-      {"-0.05", VariantType::kDecimal4, {-5, 2}, "-0.05"},
-      {"0.0", VariantType::kDecimal4, {0, 1}, "0.0"},
-      {"1e3", VariantType::kDecimal4, {1000, 0}, "1000"},
-      {"1.5E+3", VariantType::kDecimal4, {1500, 0}, "1500"},
-      {"25e-3", VariantType::kDecimal4, {25, 3}, "0.025"},
-      {"1e-10", VariantType::kDecimal8, {1, 10}, "0.0000000001"},
-      {"12345678901.5", VariantType::kDecimal8, {123456789015, 1}, "12345678901.5"},
+      {"1.23456789", VariantValueType::kDecimal4, {123456789, 8}, "1.23456789"},
+      {"12.34", VariantValueType::kDecimal4, {1234, 2}, "12.34"},
+      {"1.50", VariantValueType::kDecimal4, {150, 2}, "1.50"},
+      {"-0.05", VariantValueType::kDecimal4, {-5, 2}, "-0.05"},
+      {"0.0", VariantValueType::kDecimal4, {0, 1}, "0.0"},
+      {"1e3", VariantValueType::kDecimal4, {1000, 0}, "1000"},
+      {"1.5E+3", VariantValueType::kDecimal4, {1500, 0}, "1500"},
+      {"25e-3", VariantValueType::kDecimal4, {25, 3}, "0.025"},
+      {"1e-10", VariantValueType::kDecimal8, {1, 10}, "0.0000000001"},
+      {"12345678901.5", VariantValueType::kDecimal8, {123456789015, 1}, "12345678901.5"},
       {"1234567890123456789.5",
-       VariantType::kDecimal16,
+       VariantValueType::kDecimal16,
        {__int128(12345678901234567895ull), 1},
        "1234567890123456789.5"},
       // 42 digits: trailing zeros dropped only until 38 digits fit.
       {"1.00000000000000000000000000000000000000000",
-       VariantType::kDecimal16,
+       VariantValueType::kDecimal16,
        {__int128(10000000000000000000ull) * __int128(1000000000000000000ull), 37},
        "1.0000000000000000000000000000000000000"},
   };
@@ -108,7 +108,7 @@ TEST(VariantJsonTest, FractionsAreExactDecimalsWhenTheyFit) {
 TEST(VariantJsonTest, InexactNumbersBecomeDoubles) {
   EXPECT_EQ(parse("1e-50").variant().get_double(), 1e-50);
   EXPECT_EQ(parse("1.5e300").variant().get_double(), 1.5e300);
-  EXPECT_EQ(parse("0.12345678901234567890123456789012345678901").variant().type(), VariantType::kDouble);
+  EXPECT_EQ(parse("0.12345678901234567890123456789012345678901").variant().type(), VariantValueType::kDouble);
   EXPECT_EQ(parse("1e400").variant().get_double(), std::numeric_limits<double>::infinity());
   EXPECT_EQ(parse("-1e400").variant().get_double(), -std::numeric_limits<double>::infinity());
   EXPECT_EQ(parse("1e-400").variant().get_double(), 0.0);

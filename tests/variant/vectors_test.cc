@@ -74,8 +74,8 @@ void expect_matches(const Variant& v, simdjson::dom::element e, const std::strin
     case simdjson::dom::element_type::BOOL: EXPECT_EQ(v.get_boolean(), bool(e.get_bool())); return;
     case simdjson::dom::element_type::INT64:
     case simdjson::dom::element_type::UINT64: {
-      if (v.type() == VariantType::kDecimal4 || v.type() == VariantType::kDecimal8 ||
-          v.type() == VariantType::kDecimal16) {
+      if (v.type() == VariantValueType::kDecimal4 || v.type() == VariantValueType::kDecimal8 ||
+          v.type() == VariantValueType::kDecimal16) {
         EXPECT_EQ(decimal_to_double(v.get_decimal()), double(int64_t(e.get_int64())));
       } else {
         EXPECT_EQ(v.get_int(), int64_t(e.get_int64()));
@@ -85,7 +85,7 @@ void expect_matches(const Variant& v, simdjson::dom::element e, const std::strin
     case simdjson::dom::element_type::DOUBLE: {
       const double expected = e.get_double();
       double actual;
-      if (v.type() == VariantType::kDouble) {
+      if (v.type() == VariantValueType::kDouble) {
         actual = v.get_double();
       } else {
         actual = decimal_to_double(v.get_decimal());
@@ -95,7 +95,7 @@ void expect_matches(const Variant& v, simdjson::dom::element e, const std::strin
     }
     case simdjson::dom::element_type::STRING: {
       const std::string expected(std::string_view(e.get_string()));
-      if (v.type() == VariantType::kString) {
+      if (v.type() == VariantValueType::kString) {
         EXPECT_EQ(v.get_string(), expected);
       } else {
         EXPECT_EQ(variant_to_json(v), "\"" + expected + "\"");
@@ -149,7 +149,7 @@ TEST(VariantVectorsTest, AllCasesValidateAndMatchDictionary) {
 
 TEST(VariantVectorsTest, PrimitiveValues) {
   EXPECT_TRUE(load("primitive_null").variant().is_null());
-  EXPECT_EQ(load("primitive_null").variant().type(), VariantType::kNull);
+  EXPECT_EQ(load("primitive_null").variant().type(), VariantValueType::kNull);
   EXPECT_TRUE(load("primitive_boolean_true").variant().get_boolean());
   EXPECT_EQ(load("primitive_int8").variant().get_int8(), 42);
   EXPECT_EQ(load("primitive_int16").variant().get_int16(), 1234);
@@ -159,11 +159,11 @@ TEST(VariantVectorsTest, PrimitiveValues) {
   const VariantDecimal d4 = load("primitive_decimal4").variant().get_decimal();
   EXPECT_EQ(d4.unscaled, 1234);
   EXPECT_EQ(d4.scale, 2);
-  EXPECT_EQ(load("primitive_decimal4").variant().type(), VariantType::kDecimal4);
+  EXPECT_EQ(load("primitive_decimal4").variant().type(), VariantValueType::kDecimal4);
   const VariantDecimal d16 = load("primitive_decimal16").variant().get_decimal();
   EXPECT_EQ(d16.unscaled, __int128(1234567891234567890LL));
   EXPECT_EQ(d16.scale, 2);
-  EXPECT_EQ(load("primitive_decimal16").variant().type(), VariantType::kDecimal16);
+  EXPECT_EQ(load("primitive_decimal16").variant().type(), VariantValueType::kDecimal16);
   EXPECT_EQ(variant_to_json(load("primitive_decimal16").variant()), "12345678912345678.90");
 
   const int64_t days = days_from_civil(2025, 4, 16);
@@ -196,7 +196,7 @@ TEST(VariantVectorsTest, PrimitiveValues) {
   EXPECT_TRUE(long_string.variant().get_string().ends_with("\xF0\x9F\xA4\xA6!!"));
   const Vector short_string = load("short_string");
   EXPECT_EQ(short_string.variant().basic_type(), VariantBasicType::kShortString);
-  EXPECT_EQ(short_string.variant().type(), VariantType::kString);
+  EXPECT_EQ(short_string.variant().type(), VariantValueType::kString);
   EXPECT_EQ(short_string.variant().get_string(), "Less than 64 bytes (\xE2\x9D\xA4\xEF\xB8\x8F with utf8)");
 }
 

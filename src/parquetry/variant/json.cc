@@ -218,35 +218,35 @@ void append_uuid(std::string& out, std::span<const uint8_t, 16> b) {
 
 void to_json(const Variant& v, std::string& out, int32_t depth_left) {
   switch (v.type()) {
-    case VariantType::kNull: out += "null"; return;
-    case VariantType::kBoolean: out += v.get_boolean() ? "true" : "false"; return;
-    case VariantType::kInt8:
-    case VariantType::kInt16:
-    case VariantType::kInt32:
-    case VariantType::kInt64: append_number(out, v.get_int()); return;
-    case VariantType::kDouble: append_float(out, v.get_double()); return;
-    case VariantType::kFloat: append_float(out, v.get_float()); return;
-    case VariantType::kDecimal4:
-    case VariantType::kDecimal8:
-    case VariantType::kDecimal16: append_decimal(out, v.get_decimal()); return;
-    case VariantType::kDate:
+    case VariantValueType::kNull: out += "null"; return;
+    case VariantValueType::kBoolean: out += v.get_boolean() ? "true" : "false"; return;
+    case VariantValueType::kInt8:
+    case VariantValueType::kInt16:
+    case VariantValueType::kInt32:
+    case VariantValueType::kInt64: append_number(out, v.get_int()); return;
+    case VariantValueType::kDouble: append_float(out, v.get_double()); return;
+    case VariantValueType::kFloat: append_float(out, v.get_float()); return;
+    case VariantValueType::kDecimal4:
+    case VariantValueType::kDecimal8:
+    case VariantValueType::kDecimal16: append_decimal(out, v.get_decimal()); return;
+    case VariantValueType::kDate:
       out.push_back('"');
       append_date_text(out, v.get_date());
       out.push_back('"');
       return;
-    case VariantType::kTimestampMicros:
+    case VariantValueType::kTimestampMicros:
       append_timestamp(out, v.get_timestamp_micros(), 1'000'000, 6, true);
       return;
-    case VariantType::kTimestampNtzMicros:
+    case VariantValueType::kTimestampNtzMicros:
       append_timestamp(out, v.get_timestamp_ntz_micros(), 1'000'000, 6, false);
       return;
-    case VariantType::kTimestampNanos:
+    case VariantValueType::kTimestampNanos:
       append_timestamp(out, v.get_timestamp_nanos(), 1'000'000'000, 9, true);
       return;
-    case VariantType::kTimestampNtzNanos:
+    case VariantValueType::kTimestampNtzNanos:
       append_timestamp(out, v.get_timestamp_ntz_nanos(), 1'000'000'000, 9, false);
       return;
-    case VariantType::kTimeNtzMicros: {
+    case VariantValueType::kTimeNtzMicros: {
       const int64_t micros = v.get_time_ntz_micros();
       if (micros < 0 || micros >= 86'400'000'000LL) {
         throw_corrupt("variant time " + std::to_string(micros) + " is outside one day");
@@ -256,10 +256,10 @@ void to_json(const Variant& v, std::string& out, int32_t depth_left) {
       out.push_back('"');
       return;
     }
-    case VariantType::kBinary: append_base64(out, v.get_binary()); return;
-    case VariantType::kString: append_escaped(out, v.get_string()); return;
-    case VariantType::kUuid: append_uuid(out, v.get_uuid()); return;
-    case VariantType::kObject: {
+    case VariantValueType::kBinary: append_base64(out, v.get_binary()); return;
+    case VariantValueType::kString: append_escaped(out, v.get_string()); return;
+    case VariantValueType::kUuid: append_uuid(out, v.get_uuid()); return;
+    case VariantValueType::kObject: {
       if (depth_left <= 0) throw_limit("variant nesting is deeper than the limit");
       const VariantObject object(v);
       out.push_back('{');
@@ -272,7 +272,7 @@ void to_json(const Variant& v, std::string& out, int32_t depth_left) {
       out.push_back('}');
       return;
     }
-    case VariantType::kArray: {
+    case VariantValueType::kArray: {
       if (depth_left <= 0) throw_limit("variant nesting is deeper than the limit");
       const VariantArray array(v);
       out.push_back('[');

@@ -23,28 +23,28 @@ constexpr int8_t kPrimitivePayload[kVariantMaxPrimitiveId + 1] = {
     0, 0, 0, 1, 2, 4, 8, 8, 5, 9, 17, 4, 8, 8, 4, -1, -1, 8, 8, 8, 16,
 };
 
-constexpr VariantType kPrimitiveType[kVariantMaxPrimitiveId + 1] = {
-    VariantType::kNull,
-    VariantType::kBoolean,
-    VariantType::kBoolean,
-    VariantType::kInt8,
-    VariantType::kInt16,
-    VariantType::kInt32,
-    VariantType::kInt64,
-    VariantType::kDouble,
-    VariantType::kDecimal4,
-    VariantType::kDecimal8,
-    VariantType::kDecimal16,
-    VariantType::kDate,
-    VariantType::kTimestampMicros,
-    VariantType::kTimestampNtzMicros,
-    VariantType::kFloat,
-    VariantType::kBinary,
-    VariantType::kString,
-    VariantType::kTimeNtzMicros,
-    VariantType::kTimestampNanos,
-    VariantType::kTimestampNtzNanos,
-    VariantType::kUuid,
+constexpr VariantValueType kPrimitiveType[kVariantMaxPrimitiveId + 1] = {
+    VariantValueType::kNull,
+    VariantValueType::kBoolean,
+    VariantValueType::kBoolean,
+    VariantValueType::kInt8,
+    VariantValueType::kInt16,
+    VariantValueType::kInt32,
+    VariantValueType::kInt64,
+    VariantValueType::kDouble,
+    VariantValueType::kDecimal4,
+    VariantValueType::kDecimal8,
+    VariantValueType::kDecimal16,
+    VariantValueType::kDate,
+    VariantValueType::kTimestampMicros,
+    VariantValueType::kTimestampNtzMicros,
+    VariantValueType::kFloat,
+    VariantValueType::kBinary,
+    VariantValueType::kString,
+    VariantValueType::kTimeNtzMicros,
+    VariantValueType::kTimestampNanos,
+    VariantValueType::kTimestampNtzNanos,
+    VariantValueType::kUuid,
 };
 
 [[noreturn]] void throw_type_mismatch(const Variant& v, const char* wanted) {
@@ -76,30 +76,30 @@ void check_utf8(const uint8_t* p, size_t n, const char* what) {
 
 }  // namespace
 
-const char* variant_type_name(VariantType type) {
+const char* variant_type_name(VariantValueType type) {
   switch (type) {
-    case VariantType::kNull: return "null";
-    case VariantType::kBoolean: return "boolean";
-    case VariantType::kInt8: return "int8";
-    case VariantType::kInt16: return "int16";
-    case VariantType::kInt32: return "int32";
-    case VariantType::kInt64: return "int64";
-    case VariantType::kDouble: return "double";
-    case VariantType::kDecimal4: return "decimal4";
-    case VariantType::kDecimal8: return "decimal8";
-    case VariantType::kDecimal16: return "decimal16";
-    case VariantType::kDate: return "date";
-    case VariantType::kTimestampMicros: return "timestamp_micros";
-    case VariantType::kTimestampNtzMicros: return "timestamp_ntz_micros";
-    case VariantType::kFloat: return "float";
-    case VariantType::kBinary: return "binary";
-    case VariantType::kString: return "string";
-    case VariantType::kTimeNtzMicros: return "time_ntz_micros";
-    case VariantType::kTimestampNanos: return "timestamp_nanos";
-    case VariantType::kTimestampNtzNanos: return "timestamp_ntz_nanos";
-    case VariantType::kUuid: return "uuid";
-    case VariantType::kObject: return "object";
-    case VariantType::kArray: return "array";
+    case VariantValueType::kNull: return "null";
+    case VariantValueType::kBoolean: return "boolean";
+    case VariantValueType::kInt8: return "int8";
+    case VariantValueType::kInt16: return "int16";
+    case VariantValueType::kInt32: return "int32";
+    case VariantValueType::kInt64: return "int64";
+    case VariantValueType::kDouble: return "double";
+    case VariantValueType::kDecimal4: return "decimal4";
+    case VariantValueType::kDecimal8: return "decimal8";
+    case VariantValueType::kDecimal16: return "decimal16";
+    case VariantValueType::kDate: return "date";
+    case VariantValueType::kTimestampMicros: return "timestamp_micros";
+    case VariantValueType::kTimestampNtzMicros: return "timestamp_ntz_micros";
+    case VariantValueType::kFloat: return "float";
+    case VariantValueType::kBinary: return "binary";
+    case VariantValueType::kString: return "string";
+    case VariantValueType::kTimeNtzMicros: return "time_ntz_micros";
+    case VariantValueType::kTimestampNanos: return "timestamp_nanos";
+    case VariantValueType::kTimestampNtzNanos: return "timestamp_ntz_nanos";
+    case VariantValueType::kUuid: return "uuid";
+    case VariantValueType::kObject: return "object";
+    case VariantValueType::kArray: return "array";
   }
   return "unknown";
 }
@@ -199,7 +199,7 @@ Variant::Variant(const VariantMetadata& metadata, std::span<const uint8_t> value
   if (value.empty()) throw_corrupt("variant value is empty");
 }
 
-VariantType Variant::type() const {
+VariantValueType Variant::type() const {
   switch (basic_type()) {
     case VariantBasicType::kPrimitive: {
       const uint8_t id = primitive_id();
@@ -208,11 +208,11 @@ VariantType Variant::type() const {
       }
       return kPrimitiveType[id];
     }
-    case VariantBasicType::kShortString: return VariantType::kString;
-    case VariantBasicType::kObject: return VariantType::kObject;
-    case VariantBasicType::kArray: return VariantType::kArray;
+    case VariantBasicType::kShortString: return VariantValueType::kString;
+    case VariantBasicType::kObject: return VariantValueType::kObject;
+    case VariantBasicType::kArray: return VariantValueType::kArray;
   }
-  return VariantType::kNull;
+  return VariantValueType::kNull;
 }
 
 size_t Variant::encoded_size() const {
