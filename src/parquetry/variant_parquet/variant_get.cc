@@ -1,0 +1,243 @@
+// variant_get: reading one path of a VARIANT column with the cheapest column
+// projection the file's shredding allows (docs/variant.md, "Parquet").
+#include "parquetry/error.h"
+#include "parquetry/reader.h"
+#include "parquetry/schema.h"
+#include "parquetry/variant_parquet.h"
+#include "parquetry/variant_parquet/arrow_access.h"
+
+namespace parquetry {
+
+using variant_parquet::binary_at;
+using variant_parquet::struct_child;
+
+namespace {
+
+// The variant group of row `row` of a batch, following struct parents; null
+// when the group or an ancestor is null (SQL NULL). `row` becomes the row
+// relative to the returned array.
+const ArrayData* locate_group(const RecordBatch& batch, const std::vector<std::string>& parts, int64_t& row) {
+  const int index = batch.schema->field_index(parts.at(0));
+  if (index < 0) throw_invalid("column " + parts[0] + " is not in the batch");
+  const ArrayData* at = batch.columns[size_t(index)].get();
+  for (size_t i = 1; i < parts.size(); ++i) {
+    if (!at->is_valid(row)) return nullptr;
+    const ArrayData* child = struct_child(*at, parts[i]);
+    if (child == nullptr) throw_invalid("variant column path " + parts[i] + " is not a struct field");
+    row += at->offset;
+    at = child;
+  }
+  return at->is_valid(row) ? at : nullptr;
+}
+
+// Descends `keys[0..steps)` through typed_value objects from the variant
+// group `group`; null when a level is null (not an object or key absent).
+const ArrayData* descend(const ArrayData* group, const std::vector<std::string>& keys, size_t steps,
+                         int64_t& row) {
+  for (size_t i = 0; i < steps; ++i) {
+    const ArrayData* typed = struct_child(*group, "typed_value");
+    if (typed == nullptr) throw_invalid("variant projection lacks typed_value under the path");
+    row += group->offset;
+    if (!typed->is_valid(row)) return nullptr;
+    const ArrayData* field = struct_child(*typed, keys[i]);
+    if (field == nullptr) throw_invalid("variant projection lacks the shredded field " + keys[i]);
+    row += typed->offset;
+    if (!field->is_valid(row)) return nullptr;
+    group = field;
+  }
+  return group;
+}
+
+bool provably_all_null(const Schema& schema, const FileMetaData& metadata, const std::string& path) {
+  const ColumnDescriptor* column = schema.find_column(path);
+  if (column == nullptr) return true;  // no such column: nothing to read
+  for (const RowGroup& group : metadata.row_groups) {
+    const ColumnChunk& chunk = group.columns.at(size_t(column->index));
+    if (!chunk.meta_data || !chunk.meta_data->statistics || !chunk.meta_data->statistics->null_count) {
+      return false;
+    }
+    if (*chunk.meta_data->statistics->null_count != chunk.meta_data->num_values) return false;
+  }
+  return true;
+}
+
+const VariantColumn& find_column(const std::vector<VariantColumn>& columns, const std::string& path) {
+  for (const VariantColumn& column : columns) {
+    if (column.path == path) return column;
+  }
+  throw_invalid("no VARIANT column named " + path);
+}
+
+}  // namespace
+
+std::vector<VariantColumn> find_variant_columns(const std::string& file) {
+  auto reader = FileReader::open(file);
+  std::vector<VariantColumn> columns = find_variant_columns(reader->schema());
+  for (VariantColumn& column : columns) column.node = nullptr;
+  return columns;
+}
+
+std::vector<std::optional<OwnedVariant>> read_variant_column(const std::string& file,
+                                                             const std::string& column) {
+  ReaderOptions options;
+  options.columns = {column};
+  auto reader = FileReader::open(file, options);
+  const std::vector<VariantColumn> columns = find_variant_columns(reader->schema());
+  const VariantColumn& variant = find_column(columns, column);
+  const std::vector<std::string> parts = split_variant_path(column);
+  VariantColumnReader rebuild(variant);
+  std::vector<std::optional<OwnedVariant>> out;
+  for (const RecordBatch& batch : reader->read_all()) {
+    for (int64_t row = 0; row < batch.num_rows; ++row) {
+      int64_t at = row;
+      const ArrayData* group = locate_group(batch, parts, at);
+      OwnedVariant value;
+      if (group != nullptr && rebuild.read(*group, at, value)) {
+        out.emplace_back(std::move(value));
+      } else {
+        out.emplace_back(std::nullopt);
+      }
+    }
+  }
+  return out;
+}
+
+const char* variant_get_plan_name(VariantGetPlan plan) {
+  switch (plan) {
+    case VariantGetPlan::kUnshredded: return "unshredded";
+    case VariantGetPlan::kLean: return "lean";
+    case VariantGetPlan::kResidual: return "residual";
+    case VariantGetPlan::kFull: return "full";
+  }
+  return "?";
+}
+
+std::vector<std::string> split_variant_path(std::string_view path) {
+  std::vector<std::string> keys;
+  if (path.empty()) return keys;
+  size_t start = 0;
+  while (true) {
+    const size_t dot = path.find('.', start);
+    keys.emplace_back(
+        path.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
+    if (keys.back().empty()) throw_invalid("empty key in variant path \"" + std::string(path) + "\"");
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  return keys;
+}
+
+VariantGetPlanInfo plan_variant_get(const VariantColumn& column, const FileMetaData& metadata,
+                                    const std::vector<std::string>& path) {
+  VariantGetPlanInfo info;
+  const std::string metadata_column = column.path + ".metadata";
+  if (!column.shredded()) {
+    info.plan = VariantGetPlan::kUnshredded;
+    info.columns = {metadata_column, column.path + ".value"};
+    return info;
+  }
+  if (path.empty()) {
+    info.plan = VariantGetPlan::kFull;
+    info.columns = {column.path};
+    return info;
+  }
+  const VariantShredNode* level = &column.root;
+  size_t steps = 0;
+  while (steps < path.size() && level->kind == VariantShredKind::kObject) {
+    const VariantShredNode* next = level->field(path[steps]);
+    if (next == nullptr) break;
+    level = next;
+    ++steps;
+  }
+  info.shredded_steps = steps;
+  if (steps < path.size()) {
+    // The rest of the path can only live in this level's residual value.
+    info.plan = VariantGetPlan::kResidual;
+    info.columns = {metadata_column};
+    if (level->has_value) info.columns.push_back(level->path + ".value");
+    if (level->kind != VariantShredKind::kNone) {
+      // typed_value's validity is what tells "not an object here"; reading
+      // it keeps the row structure even when `value` is absent.
+      if (!level->has_value) info.columns.push_back(level->path + ".typed_value");
+    }
+    return info;
+  }
+  info.plan = VariantGetPlan::kLean;
+  const Schema schema = Schema::from_metadata(metadata);
+  info.reads_value = level->has_value && (level->kind == VariantShredKind::kNone ||
+                                          !provably_all_null(schema, metadata, level->path + ".value"));
+  if (level->kind != VariantShredKind::kNone) info.columns.push_back(level->path + ".typed_value");
+  if (info.reads_value) info.columns.push_back(level->path + ".value");
+  if (info.reads_value || level->kind == VariantShredKind::kObject ||
+      level->kind == VariantShredKind::kArray) {
+    info.columns.push_back(metadata_column);
+  }
+  return info;
+}
+
+VariantGetResult variant_get(const std::string& file, const std::string& column, std::string_view path,
+                             std::string_view type) {
+  const std::vector<std::string> keys = split_variant_path(path);
+  auto probe = FileReader::open(file);
+  const std::vector<VariantColumn> columns = find_variant_columns(probe->schema());
+  const VariantColumn& variant = find_column(columns, column);
+  VariantGetResult result;
+  result.plan = plan_variant_get(variant, probe->metadata(), keys);
+  ReaderOptions options;
+  options.columns = result.plan.columns;
+  auto reader = FileReader::open(file, options);
+  const std::vector<std::string> parts = split_variant_path(column);
+  // The shredding node the lean plan lands on.
+  const VariantShredNode* level = &variant.root;
+  for (size_t i = 0; i < result.plan.shredded_steps; ++i) level = level->field(keys[i]);
+  VariantColumnReader rebuild(variant);
+  const std::span<const uint8_t> no_metadata;
+  for (const RecordBatch& batch : reader->read_all()) {
+    for (int64_t row = 0; row < batch.num_rows; ++row) {
+      std::optional<OwnedVariant>& out = result.values.emplace_back();
+      int64_t at = row;
+      const ArrayData* group = locate_group(batch, parts, at);
+      if (group == nullptr) continue;
+      const int64_t group_row = at + group->offset;
+      const ArrayData* metadata_array = struct_child(*group, "metadata");
+      std::span<const uint8_t> metadata = no_metadata;
+      if (metadata_array != nullptr) {
+        if (!metadata_array->is_valid(group_row))
+          throw_corrupt("variant column " + column + " has a null metadata");
+        metadata = binary_at(*metadata_array, group_row);
+      }
+      OwnedVariant value;
+      switch (result.plan.plan) {
+        case VariantGetPlan::kFull: {
+          if (!rebuild.read(*group, at, value)) continue;
+          if (!variant_parquet::has_type(value, type)) continue;
+          out = std::move(value);
+          break;
+        }
+        case VariantGetPlan::kLean: {
+          const ArrayData* field = descend(group, keys, keys.size(), at);
+          if (field == nullptr || !rebuild.read_level(*level, *field, at, metadata, value)) continue;
+          if (!variant_parquet::has_type(value, type)) continue;
+          out = std::move(value);
+          break;
+        }
+        case VariantGetPlan::kUnshredded:
+        case VariantGetPlan::kResidual: {
+          const ArrayData* field = descend(group, keys, result.plan.shredded_steps, at);
+          if (field == nullptr) continue;
+          const ArrayData* residual = struct_child(*field, "value");
+          const int64_t residual_row = at + field->offset;
+          if (residual == nullptr || !residual->is_valid(residual_row)) continue;
+          if (variant_parquet::extract_path(metadata, binary_at(*residual, residual_row), keys,
+                                            result.plan.shredded_steps, type, value)) {
+            out = std::move(value);
+          }
+          break;
+        }
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace parquetry
