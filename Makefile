@@ -6,6 +6,10 @@
 
 PROFILE ?= quick
 JOBS ?= $(shell nproc)
+TARGET ?= file
+SECONDS ?= 60
+FUZZ_BUILD ?= build/fuzz
+SHARED_DIR ?= $(abspath ../shared)
 
 .PHONY: test bench deps peers release fuzz format clean
 
@@ -29,6 +33,21 @@ bench: release peers
 
 format:
 	git ls-files '*.h' '*.cc' | xargs clang-format -i
+
+# Clang build with libFuzzer + ASan/UBSan; seeds come from the public test
+# files (written to the build folder, never to the repository); the corpus
+# the fuzzer grows is kept in $(FUZZ_BUILD)/corpus/$(TARGET) across runs.
+fuzz: deps
+	CC=clang CXX=clang++ cmake --preset test -B $(FUZZ_BUILD) -DPARQUETRY_BUILD_FUZZ=ON \
+	  -DPARQUETRY_BUILD_BENCH=OFF -DPARQUETRY_BUILD_TESTS=OFF -DPARQUETRY_WERROR=OFF >/dev/null
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_$(TARGET) fuzz_make_seeds
+	rm -rf $(FUZZ_BUILD)/seeds && $(FUZZ_BUILD)/fuzz/fuzz_make_seeds \
+	  $(SHARED_DIR)/testdata/parquet-testing $(FUZZ_BUILD)/seeds
+	mkdir -p $(FUZZ_BUILD)/corpus/$(TARGET) $(FUZZ_BUILD)/artifacts/$(TARGET)
+	ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0 \
+	  $(FUZZ_BUILD)/fuzz/fuzz_$(TARGET) -max_total_time=$(SECONDS) -rss_limit_mb=2048 -timeout=20 \
+	  -max_len=1048576 -print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/artifacts/$(TARGET)/ \
+	  $(FUZZ_BUILD)/corpus/$(TARGET) $(FUZZ_BUILD)/seeds/$(TARGET)
 
 clean:
 	rm -rf build bench-results
