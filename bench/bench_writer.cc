@@ -10,6 +10,7 @@
 
 #include "datasets.h"
 #include "parquetry/io.h"
+#include "parquetry/reader.h"
 #include "parquetry/writer.h"
 
 namespace parquetry::bench {
