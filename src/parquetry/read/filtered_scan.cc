@@ -1,0 +1,434 @@
+// FilteredScan: prune row groups and pages with the metadata, evaluate the
+// predicate on its own columns, then read the rest for surviving rows only.
+#include "parquetry/filtered_scan.h"
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <map>
+
+#include "parquetry/error.h"
+#include "parquetry/io.h"
+#include "parquetry/read/bloom.h"
+#include "parquetry/read/predicate_bind.h"
+#include "parquetry/table/select.h"
+
+namespace parquetry {
+
+namespace {
+
+bool is_virtual(const std::string& name) { return name == kRowNumberColumn || name == kRowGroupColumn; }
+
+std::vector<RowRange> intersect(const std::vector<RowRange>& a, const std::vector<RowRange>& b) {
+  std::vector<RowRange> out;
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    int64_t begin = std::max(a[i].begin, b[j].begin);
+    int64_t end = std::min(a[i].end, b[j].end);
+    if (begin < end) out.push_back({begin, end});
+    if (a[i].end < b[j].end) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  return out;
+}
+
+std::vector<RowRange> unite(const std::vector<RowRange>& a, const std::vector<RowRange>& b) {
+  std::vector<RowRange> all;
+  all.reserve(a.size() + b.size());
+  std::merge(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(all),
+             [](const RowRange& x, const RowRange& y) { return x.begin < y.begin; });
+  std::vector<RowRange> out;
+  for (const RowRange& r : all) {
+    if (!out.empty() && r.begin <= out.back().end) {
+      out.back().end = std::max(out.back().end, r.end);
+    } else {
+      out.push_back(r);
+    }
+  }
+  return out;
+}
+
+int64_t total_rows(const std::vector<RowRange>& ranges) {
+  int64_t n = 0;
+  for (const RowRange& r : ranges) n += r.length();
+  return n;
+}
+
+// Ranges over the concatenation of `windows` -> ranges over the row group.
+std::vector<RowRange> to_row_group(const std::vector<RowRange>& compact,
+                                   const std::vector<RowRange>& windows) {
+  std::vector<RowRange> out;
+  size_t w = 0;
+  int64_t window_start = 0;  // compact position of windows[w].begin
+  for (RowRange r : compact) {
+    while (r.begin < r.end) {
+      while (w < windows.size() && r.begin >= window_start + windows[w].length()) {
+        window_start += windows[w].length();
+        ++w;
+      }
+      if (w == windows.size()) throw_invalid("filtered scan: selection outside the read ranges");
+      const int64_t take = std::min(r.end, window_start + windows[w].length()) - r.begin;
+      const int64_t begin = windows[w].begin + (r.begin - window_start);
+      if (!out.empty() && out.back().end == begin) {
+        out.back().end += take;
+      } else {
+        out.push_back({begin, begin + take});
+      }
+      r.begin += take;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+struct FilteredScan::Impl {
+  std::string path;
+  FilteredScanOptions options;
+  Predicate filter;  // NOT pushed down
+  std::shared_ptr<RandomAccessSource> source;
+  std::unique_ptr<FileReader> predicate_reader;  // predicate columns only; null when the filter reads none
+  std::unique_ptr<FileReader> data_reader;       // projected file columns; null when only virtual ones
+  std::unique_ptr<FileReader> meta_reader;       // footer and schema
+  std::vector<std::string> virtual_columns;
+  std::shared_ptr<const BatchSchema> schema;
+  std::vector<int64_t> first_row;  // file row number of each row group's first row
+  int next_row_group = 0;
+  FilterStats stats;
+
+  const Schema& file_schema() const { return meta_reader->schema(); }
+  const FileMetaData& metadata() const { return meta_reader->metadata(); }
+
+  const ColumnDescriptor& leaf_column(const std::string& path) const {
+    const ColumnDescriptor* column = file_schema().find_column(path);
+    if (column == nullptr) throw_invalid("filter: no leaf column " + path + " in " + this->path);
+    return *column;
+  }
+
+  // True when `visit_leaf` proves no row of the row group can match.
+  bool excluded(const Predicate& p, const std::function<bool(const Predicate&)>& leaf_excluded) const {
+    switch (p.kind) {
+      case Predicate::Kind::kTrue: return false;
+      case Predicate::Kind::kFalse: return true;
+      case Predicate::Kind::kAnd:
+        return std::any_of(p.children.begin(), p.children.end(),
+                           [&](const Predicate& c) { return excluded(c, leaf_excluded); });
+      case Predicate::Kind::kOr:
+        return std::all_of(p.children.begin(), p.children.end(),
+                           [&](const Predicate& c) { return excluded(c, leaf_excluded); });
+      case Predicate::Kind::kNot: return false;
+      default: return leaf_excluded(p);
+    }
+  }
+
+  bool excluded_by_statistics(int rg) const {
+    const RowGroup& group = metadata().row_groups[size_t(rg)];
+    return excluded(filter, [&](const Predicate& leaf) {
+      const ColumnDescriptor& column = leaf_column(leaf.column);
+      const ColumnChunk& chunk = group.columns.at(size_t(column.index));
+      if (!chunk.meta_data || !chunk.meta_data->statistics) return false;
+      // Repeated leaves count values, not rows; their null counts still bound them.
+      ValueBounds bounds = usable_bounds(column, *chunk.meta_data->statistics, chunk.meta_data->num_values);
+      return bounds_exclude(leaf, column, bounds);
+    });
+  }
+
+  bool excluded_by_bloom(int rg) {
+    const RowGroup& group = metadata().row_groups[size_t(rg)];
+    return excluded(filter, [&](const Predicate& leaf) {
+      if (leaf.kind != Predicate::Kind::kCompare && leaf.kind != Predicate::Kind::kIn) return false;
+      if (leaf.kind == Predicate::Kind::kCompare && leaf.op != CompareOp::kEq) return false;
+      const ColumnDescriptor& column = leaf_column(leaf.column);
+      const ColumnChunk& chunk = group.columns.at(size_t(column.index));
+      if (!chunk.meta_data || !chunk.meta_data->bloom_filter_offset) return false;
+      for (const Literal& value : leaf.values) {
+        if (value.kind == Literal::Kind::kNull) continue;  // never equal
+        std::optional<std::string> plain = plain_encode_literal(column, value);
+        if (!plain) return false;
+        if (bloom_might_contain(*source, *chunk.meta_data, bloom_hash(*plain), &stats.bloom_bytes_read)) {
+          return false;
+        }
+      }
+      return true;
+    });
+  }
+
+  // Row ranges of pages whose column-index bounds may satisfy `p`.
+  std::vector<RowRange> page_candidates(const Predicate& p, int rg,
+                                        std::map<int32_t, std::pair<ColumnIndex, OffsetIndex>>& cache) {
+    const int64_t rows = metadata().row_groups[size_t(rg)].num_rows;
+    const std::vector<RowRange> all = {{0, rows}};
+    switch (p.kind) {
+      case Predicate::Kind::kTrue: return all;
+      case Predicate::Kind::kFalse: return {};
+      case Predicate::Kind::kAnd: {
+        std::vector<RowRange> out = all;
+        for (const Predicate& c : p.children) out = intersect(out, page_candidates(c, rg, cache));
+        return out;
+      }
+      case Predicate::Kind::kOr: {
+        std::vector<RowRange> out;
+        for (const Predicate& c : p.children) out = unite(out, page_candidates(c, rg, cache));
+        return out;
+      }
+      case Predicate::Kind::kNot: return all;
+      default: break;
+    }
+    const ColumnDescriptor& column = leaf_column(p.column);
+    if (column.max_repetition_level > 0) return all;  // pages hold values, not rows
+    const ColumnChunk& chunk = metadata().row_groups[size_t(rg)].columns.at(size_t(column.index));
+    if (!chunk.column_index_offset || !chunk.column_index_length || !chunk.offset_index_offset ||
+        !chunk.offset_index_length) {
+      return all;
+    }
+    auto found = cache.find(column.index);
+    if (found == cache.end()) {
+      Buffer scratch;
+      ColumnIndex column_index =
+          decode_column_index(source->read(*chunk.column_index_offset, *chunk.column_index_length, scratch));
+      OffsetIndex offset_index =
+          decode_offset_index(source->read(*chunk.offset_index_offset, *chunk.offset_index_length, scratch));
+      found =
+          cache.emplace(column.index, std::make_pair(std::move(column_index), std::move(offset_index))).first;
+    }
+    const ColumnIndex& index = found->second.first;
+    const std::vector<PageLocation>& pages = found->second.second.page_locations;
+    const size_t n = pages.size();
+    if (index.null_pages.size() != n || index.min_values.size() != n || index.max_values.size() != n)
+      return all;
+    std::vector<RowRange> out;
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t begin = pages[i].first_row_index;
+      const int64_t end = i + 1 < n ? pages[i + 1].first_row_index : rows;
+      if (begin < 0 || end > rows || begin >= end) return all;  // inconsistent index: trust nothing
+      ValueBounds bounds;
+      bounds.all_null = index.null_pages[i];
+      if (!index.null_counts.empty() && index.null_counts.size() == n)
+        bounds.null_count = index.null_counts[i];
+      bounds.num_values = end - begin;
+      if (!bounds.all_null && column.sort_order != SortOrder::kUnknown) {
+        bounds.min = index.min_values[i];
+        bounds.max = index.max_values[i];
+        Statistics page_statistics;
+        page_statistics.min_value = index.min_values[i];
+        page_statistics.max_value = index.max_values[i];
+        ValueBounds checked = usable_bounds(column, page_statistics, end - begin);  // drops NaN bounds
+        bounds.min = checked.min;
+        bounds.max = checked.max;
+      }
+      if (bounds_exclude(p, column, bounds)) continue;
+      if (!out.empty() && out.back().end == begin) {
+        out.back().end = end;
+      } else {
+        out.push_back({begin, end});
+      }
+    }
+    return out;
+  }
+
+  int64_t projected_bytes(int rg) const {
+    if (!data_reader) return 0;
+    int64_t bytes = 0;
+    const RowGroup& group = metadata().row_groups[size_t(rg)];
+    for (int32_t c : data_reader->selected_columns()) {
+      const ColumnChunk& chunk = group.columns.at(size_t(c));
+      if (chunk.meta_data) bytes += chunk.meta_data->total_compressed_size;
+    }
+    if (predicate_reader) {
+      for (int32_t c : predicate_reader->selected_columns()) {
+        const auto& selected = data_reader->selected_columns();
+        if (std::find(selected.begin(), selected.end(), c) != selected.end()) continue;
+        const ColumnChunk& chunk = group.columns.at(size_t(c));
+        if (chunk.meta_data) bytes += chunk.meta_data->total_compressed_size;
+      }
+    }
+    return bytes;
+  }
+
+  void append_virtual(int rg, const std::vector<RowRange>& ranges, int64_t rows, RecordBatch& out) const {
+    for (const std::string& name : virtual_columns) {
+      auto array = std::make_shared<ArrayData>();
+      array->length = rows;
+      Buffer values;
+      if (name == kRowNumberColumn) {
+        array->type = std::make_shared<DataType>(DataType::make(TypeId::kInt64));
+        values.resize(size_t(rows) * sizeof(int64_t));
+        int64_t* v = reinterpret_cast<int64_t*>(values.data());
+        int64_t k = 0;
+        for (const RowRange& r : ranges) {
+          for (int64_t row = r.begin; row < r.end; ++row) v[k++] = first_row[size_t(rg)] + row;
+        }
+      } else {
+        array->type = std::make_shared<DataType>(DataType::make(TypeId::kInt32));
+        values.resize(size_t(rows) * sizeof(int32_t));
+        int32_t* v = reinterpret_cast<int32_t*>(values.data());
+        std::fill(v, v + rows, static_cast<int32_t>(rg));
+      }
+      array->buffers = {BufferRef{}, BufferRef::adopt(std::move(values))};
+      out.columns.push_back(std::move(array));
+    }
+  }
+
+  bool next(RecordBatch& out) {
+    while (next_row_group < meta_reader->num_row_groups()) {
+      const int rg = next_row_group++;
+      const int64_t rows = metadata().row_groups[size_t(rg)].num_rows;
+      ++stats.row_groups;
+      stats.rows_total += rows;
+      if (options.use_statistics && excluded_by_statistics(rg)) {
+        ++stats.row_groups_pruned_statistics;
+        stats.bytes_pruned_row_groups += projected_bytes(rg);
+        continue;
+      }
+      if (options.use_bloom_filter && excluded_by_bloom(rg)) {
+        ++stats.row_groups_pruned_bloom;
+        stats.bytes_pruned_row_groups += projected_bytes(rg);
+        continue;
+      }
+      std::vector<RowRange> candidates = {{0, rows}};
+      if (options.use_page_index && predicate_reader) {
+        std::map<int32_t, std::pair<ColumnIndex, OffsetIndex>> cache;
+        candidates = page_candidates(filter, rg, cache);
+        if (candidates.empty()) {
+          ++stats.row_groups_pruned_page_index;
+          stats.bytes_pruned_row_groups += projected_bytes(rg);
+          continue;
+        }
+      }
+      if (rows == 0) continue;
+      stats.rows_after_page_index += total_rows(candidates);
+      std::vector<RowRange> selected;
+      RecordBatch predicate_batch;
+      if (predicate_reader) {
+        predicate_batch = predicate_reader->read_row_group(rg, candidates);
+        std::vector<uint8_t> bitmap;
+        evaluate_predicate(filter, predicate_batch, bitmap);
+        selected = to_row_group(ranges_from_bitmap(bitmap.data(), predicate_batch.num_rows), candidates);
+      } else if (filter.kind != Predicate::Kind::kFalse) {
+        selected = candidates;
+      }
+      const int64_t kept = total_rows(selected);
+      if (kept == 0) continue;
+      stats.rows_selected += kept;
+      out = RecordBatch{};
+      out.schema = schema;
+      out.num_rows = kept;
+      if (data_reader) {
+        RecordBatch data;
+        const bool dense = !options.late_materialization ||
+                           static_cast<double>(kept) > options.dense_fraction * static_cast<double>(rows);
+        if (dense) {
+          ++stats.dense_row_groups;
+          data = data_reader->read_row_group(rg);
+          if (kept != rows) data = select_ranges(data, selected);
+        } else {
+          data = data_reader->read_row_group(rg, selected);
+        }
+        out.columns = std::move(data.columns);
+      }
+      append_virtual(rg, selected, kept, out);
+      refresh_reader_stats();
+      return true;
+    }
+    refresh_reader_stats();
+    return false;
+  }
+
+  void refresh_reader_stats() {
+    stats.pages_read = stats.pages_skipped = stats.bytes_skipped = 0;
+    for (FileReader* reader : {predicate_reader.get(), data_reader.get()}) {
+      if (reader == nullptr) continue;
+      FileReader::Stats s = reader->stats();
+      stats.pages_read += s.pages_read;
+      stats.pages_skipped += s.pages_skipped;
+      stats.bytes_skipped += s.bytes_skipped;
+    }
+  }
+};
+
+std::unique_ptr<FilteredScan> FilteredScan::open(const std::string& path, FilteredScanOptions options) {
+  auto impl = std::make_unique<Impl>();
+  impl->path = path;
+  impl->filter = push_down_not(options.filter);
+  if (options.use_mmap) {
+    impl->source = std::make_shared<MmapSource>(path);
+  } else {
+    impl->source = std::make_shared<FileSource>(path);
+  }
+  ReaderOptions base;
+  base.threads = options.threads;
+  base.use_mmap = options.use_mmap;
+  impl->meta_reader = FileReader::open(impl->source, base);
+  // Every filter column must be a leaf the statistics describe.
+  const std::vector<std::string> filter_columns = impl->filter.columns();
+  for (const std::string& column : filter_columns) impl->leaf_column(column);
+  if (!filter_columns.empty()) {
+    ReaderOptions predicate_options = base;
+    predicate_options.columns = filter_columns;
+    impl->predicate_reader = FileReader::open(impl->source, predicate_options);
+  }
+  std::vector<std::string> file_columns;
+  for (const std::string& name : options.columns) {
+    if (is_virtual(name)) {
+      impl->virtual_columns.push_back(name);
+    } else {
+      file_columns.push_back(name);
+    }
+  }
+  if (options.columns.empty() || !file_columns.empty()) {
+    ReaderOptions data_options = base;
+    data_options.columns = file_columns;
+    impl->data_reader = FileReader::open(impl->source, data_options);
+  }
+  auto schema = std::make_shared<BatchSchema>();
+  if (impl->data_reader) schema->fields = impl->data_reader->batch_schema()->fields;
+  for (const std::string& name : impl->virtual_columns) {
+    schema->fields.push_back(Field{
+        name, DataType::make(name == kRowNumberColumn ? TypeId::kInt64 : TypeId::kInt32), false, -1, {}});
+  }
+  impl->schema = std::move(schema);
+  int64_t row = 0;
+  for (const RowGroup& group : impl->metadata().row_groups) {
+    impl->first_row.push_back(row);
+    row += group.num_rows;
+  }
+  impl->options = std::move(options);
+  return std::unique_ptr<FilteredScan>(new FilteredScan(std::move(impl)));
+}
+
+FilteredScan::FilteredScan(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+FilteredScan::~FilteredScan() = default;
+
+std::shared_ptr<const BatchSchema> FilteredScan::schema() const { return impl_->schema; }
+bool FilteredScan::next(RecordBatch& out) { return impl_->next(out); }
+const FilterStats& FilteredScan::stats() const { return impl_->stats; }
+
+std::string FilteredScan::explain() const {
+  const FilterStats& s = impl_->stats;
+  std::string out;
+  auto line = [&](const std::string& label, int64_t value) {
+    out += "  " + label + ": " + std::to_string(value) + "\n";
+  };
+  out += "filter: " + impl_->filter.to_string() + "\n";
+  line("row groups", s.row_groups);
+  line("  pruned by statistics", s.row_groups_pruned_statistics);
+  line("  pruned by dictionary", s.row_groups_pruned_dictionary);
+  line("  pruned by bloom filter", s.row_groups_pruned_bloom);
+  line("  pruned by page index", s.row_groups_pruned_page_index);
+  line("  read with other columns decoded whole", s.dense_row_groups);
+  line("rows in row groups", s.rows_total);
+  line("rows in pages read for the filter", s.rows_after_page_index);
+  line("rows selected", s.rows_selected);
+  line("pages read", s.pages_read);
+  line("pages skipped (page index / late materialization)", s.pages_skipped);
+  line("bytes skipped in read row groups", s.bytes_skipped);
+  line("bytes of pruned row groups not read", s.bytes_pruned_row_groups);
+  line("bloom filter bytes read", s.bloom_bytes_read);
+  line("dictionary bytes read", s.dictionary_bytes_read);
+  return out;
+}
+
+}  // namespace parquetry
