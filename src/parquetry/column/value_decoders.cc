@@ -1,6 +1,9 @@
 #include "parquetry/column/value_decoders.h"
 
 #include <algorithm>
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
 #include <cstring>
 #include <limits>
 #include <string>
@@ -28,6 +31,32 @@ void check_binary_size(size_t total) {
   if (total > size_t(std::numeric_limits<int32_t>::max())) {
     throw_limit("byte array data of a column chunk exceeds 2 GiB (32-bit offsets)");
   }
+}
+
+// Dictionary gathers of validated indices. With AVX2 (release builds target
+// the build machine) the hardware gathers 8 or 4 values per instruction.
+void gather32(const uint32_t* dict, const uint32_t* indices, int64_t count, uint32_t* out) {
+  int64_t i = 0;
+#ifdef __AVX2__
+  for (; i + 8 <= count; i += 8) {
+    __m256i idx = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(indices + i));
+    __m256i v = _mm256_i32gather_epi32(reinterpret_cast<const int*>(dict), idx, 4);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), v);
+  }
+#endif
+  for (; i < count; ++i) out[i] = dict[indices[i]];
+}
+
+void gather64(const uint64_t* dict, const uint32_t* indices, int64_t count, uint64_t* out) {
+  int64_t i = 0;
+#ifdef __AVX2__
+  for (; i + 4 <= count; i += 4) {
+    __m128i idx = _mm_loadu_si128(reinterpret_cast<const __m128i*>(indices + i));
+    __m256i v = _mm256_i32gather_epi64(reinterpret_cast<const long long*>(dict), idx, 8);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), v);
+  }
+#endif
+  for (; i < count; ++i) out[i] = dict[indices[i]];
 }
 
 }  // namespace
@@ -86,11 +115,7 @@ size_t decode_plain(const LeafSpec& spec, std::span<const uint8_t> data, int64_t
 void gather(const LeafSpec& spec, const uint32_t* indices, int64_t count, const Buffer& dictionary_values,
             const Buffer& dictionary_offsets, int64_t dictionary_size, Buffer& values, Buffer* offsets,
             int64_t values_so_far) {
-  // Indices are clamped into the dictionary while gathering (so a bad index
-  // never reads out of bounds) and the largest one is checked afterwards:
-  // one pass instead of a validation pass plus a gather pass.
   if (count > 0 && dictionary_size <= 0) throw_corrupt("dictionary-encoded values with an empty dictionary");
-  const uint32_t last = uint32_t(std::max<int64_t>(dictionary_size, 1) - 1);
   uint32_t max_index = 0;
   auto check = [&]() {
     if (count > 0 && int64_t(max_index) >= dictionary_size) {
@@ -103,30 +128,19 @@ void gather(const LeafSpec& spec, const uint32_t* indices, int64_t count, const 
       const size_t width = size_t(spec.width());
       uint8_t* out = extend(values, size_t(count) * width);
       const uint8_t* dict = dictionary_values.data();
+      // Validate first (a vectorised max), then gather with no per-value
+      // checks: the plain loop compiles to vector gathers where the CPU has them.
+      for (int64_t i = 0; i < count; ++i) max_index = indices[i] > max_index ? indices[i] : max_index;
+      check();
       if (width == 4) {
-        auto* out32 = reinterpret_cast<uint32_t*>(out);
-        const auto* dict32 = reinterpret_cast<const uint32_t*>(dict);
-        for (int64_t i = 0; i < count; ++i) {
-          const uint32_t index = indices[i];
-          max_index = index > max_index ? index : max_index;
-          out32[i] = dict32[index < last ? index : last];
-        }
+        gather32(reinterpret_cast<const uint32_t*>(dict), indices, count, reinterpret_cast<uint32_t*>(out));
       } else if (width == 8) {
-        auto* out64 = reinterpret_cast<uint64_t*>(out);
-        const auto* dict64 = reinterpret_cast<const uint64_t*>(dict);
-        for (int64_t i = 0; i < count; ++i) {
-          const uint32_t index = indices[i];
-          max_index = index > max_index ? index : max_index;
-          out64[i] = dict64[index < last ? index : last];
-        }
+        gather64(reinterpret_cast<const uint64_t*>(dict), indices, count, reinterpret_cast<uint64_t*>(out));
       } else {
-        for (int64_t i = 0; i < count; ++i) max_index = std::max(max_index, indices[i]);
-        check();
         for (int64_t i = 0; i < count; ++i) {
           std::memcpy(out + size_t(i) * width, dict + size_t(indices[i]) * width, width);
         }
       }
-      check();
       break;
     }
     case PhysicalLayout::kBool: {

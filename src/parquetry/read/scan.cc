@@ -51,59 +51,46 @@ int64_t integer_at(const ArrayData& a, int64_t i) {
   }
 }
 
-// Calls run(begin, end) for every maximal stretch of valid slots, 64 slots
-// at a time: all-valid words become one tight (vectorisable) loop, all-null
-// words are skipped, mixed words go bit by bit.
-template <typename Run>
-int64_t for_each_valid_run(const ArrayData& a, Run&& run) {
-  const uint8_t* validity = a.null_count > 0 ? a.buffers[0].data : nullptr;
-  if (validity == nullptr) {
-    run(int64_t(0), a.length);
-    return a.length;
-  }
-  int64_t valid = 0;
-  for (int64_t block = 0; block < a.length; block += 64) {
-    const int64_t n = std::min<int64_t>(64, a.length - block);
-    uint64_t word = 0;
-    const int64_t start = a.offset + block;
-    if ((start & 7) == 0 && n == 64) {
-      word = bits::load<uint64_t>(validity + (start >> 3));
-    } else {
-      for (int64_t i = 0; i < n; ++i) word |= uint64_t(bits::get_bit(validity, start + i)) << i;
-    }
-    const uint64_t full = n == 64 ? ~uint64_t(0) : ((uint64_t(1) << n) - 1);
-    if (word == full) {
-      run(block, block + n);
-      valid += n;
-    } else if (word != 0) {
-      for (int64_t i = 0; i < n; ++i) {
-        if ((word >> i) & 1) run(block + i, block + i + 1);
-      }
-      valid += std::popcount(word);
-    }
-  }
-  return valid;
-}
-
 // Eight independent accumulators break the dependency chain of a running
-// min/max so the loop vectorises (one lane per accumulator).
+// min/max so the loop vectorises (one lane per accumulator). `word` masks the
+// values (bit i for values[i]); masked-out values are replaced by the
+// identity of min/max instead of branching, so mixed null/valid blocks stay
+// vectorised too.
 template <typename T, typename Acc>
-void min_max_run(const T* values, int64_t begin, int64_t end, Acc& lo, Acc& hi) {
+void min_max_block(const T* values, int64_t n, uint64_t word, bool all_valid, Acc& lo, Acc& hi) {
   constexpr int kLanes = 8;
+  const Acc lo_identity = std::numeric_limits<Acc>::has_infinity ? std::numeric_limits<Acc>::infinity()
+                                                                 : std::numeric_limits<Acc>::max();
+  const Acc hi_identity = std::numeric_limits<Acc>::has_infinity ? -std::numeric_limits<Acc>::infinity()
+                                                                 : std::numeric_limits<Acc>::lowest();
   Acc mn[kLanes], mx[kLanes];
   for (int j = 0; j < kLanes; ++j) {
     mn[j] = lo;
     mx[j] = hi;
   }
-  int64_t i = begin;
-  for (; i + kLanes <= end; i += kLanes) {
-    for (int j = 0; j < kLanes; ++j) {
-      Acc v = Acc(values[i + j]);
-      mn[j] = v < mn[j] ? v : mn[j];
-      mx[j] = v > mx[j] ? v : mx[j];
+  int64_t i = 0;
+  if (all_valid) {
+    for (; i + kLanes <= n; i += kLanes) {
+      for (int j = 0; j < kLanes; ++j) {
+        Acc v = Acc(values[i + j]);
+        mn[j] = v < mn[j] ? v : mn[j];
+        mx[j] = v > mx[j] ? v : mx[j];
+      }
+    }
+  } else {
+    for (; i + kLanes <= n; i += kLanes) {
+      for (int j = 0; j < kLanes; ++j) {
+        const bool valid = (word >> (i + j)) & 1;
+        Acc v = Acc(values[i + j]);
+        Acc vmin = valid ? v : lo_identity;
+        Acc vmax = valid ? v : hi_identity;
+        mn[j] = vmin < mn[j] ? vmin : mn[j];
+        mx[j] = vmax > mx[j] ? vmax : mx[j];
+      }
     }
   }
-  for (; i < end; ++i) {
+  for (; i < n; ++i) {
+    if (!all_valid && !((word >> i) & 1)) continue;
     Acc v = Acc(values[i]);
     mn[0] = v < mn[0] ? v : mn[0];
     mx[0] = v > mx[0] ? v : mx[0];
@@ -114,20 +101,45 @@ void min_max_run(const T* values, int64_t begin, int64_t end, Acc& lo, Acc& hi) 
   }
 }
 
+// Folds min/max over the valid values, 64 slots at a time; returns how many were valid.
+template <typename T, typename Acc>
+int64_t fold_min_max(const ArrayData& a, Acc& lo, Acc& hi) {
+  const T* values = a.buffers[1].as<T>() + a.offset;
+  const uint8_t* validity = a.null_count > 0 ? a.buffers[0].data : nullptr;
+  if (validity == nullptr) {
+    min_max_block<T, Acc>(values, a.length, 0, true, lo, hi);
+    return a.length;
+  }
+  int64_t valid = 0;
+  for (int64_t block = 0; block < a.length; block += 64) {
+    const int64_t n = std::min<int64_t>(64, a.length - block);
+    const int64_t start = a.offset + block;
+    uint64_t word = 0;
+    if ((start & 7) == 0 && n == 64) {
+      word = bits::load<uint64_t>(validity + (start >> 3));
+    } else {
+      for (int64_t i = 0; i < n; ++i) word |= uint64_t(bits::get_bit(validity, start + i)) << i;
+    }
+    if (word == 0) continue;
+    const uint64_t full = n == 64 ? ~uint64_t(0) : ((uint64_t(1) << n) - 1);
+    min_max_block<T, Acc>(values + block, n, word, word == full, lo, hi);
+    valid += std::popcount(word);
+  }
+  return valid;
+}
+
 template <typename T, typename Acc>
 void fold_fixed(const ArrayData& a, int64_t& count, Acc& lo, Acc& hi) {
-  const T* values = a.buffers[1].as<T>() + a.offset;
-  count += for_each_valid_run(a, [&](int64_t begin, int64_t end) { min_max_run<T, Acc>(values, begin, end, lo, hi); });
+  count += fold_min_max<T, Acc>(a, lo, hi);
 }
 
 // NaN never becomes min or max: `v < mn` is false for NaN, so it is skipped
 // without a branch (and the loop vectorises to min/max instructions).
 template <typename T>
 void fold_floats(const ArrayData& a, ColumnScanSummary& s) {
-  const T* values = a.buffers[1].as<T>() + a.offset;
   double mn = std::numeric_limits<double>::infinity();
   double mx = -std::numeric_limits<double>::infinity();
-  s.count += for_each_valid_run(a, [&](int64_t begin, int64_t end) { min_max_run<T, double>(values, begin, end, mn, mx); });
+  s.count += fold_min_max<T, double>(a, mn, mx);
   if (mn <= mx) {
     if (!std::holds_alternative<double>(s.min) || mn < std::get<double>(s.min)) s.min = mn;
     if (!std::holds_alternative<double>(s.max) || mx > std::get<double>(s.max)) s.max = mx;
