@@ -6,6 +6,11 @@
 
 PROFILE ?= quick
 JOBS ?= $(shell nproc)
+
+# ccache keys on paths relative to the checkout, so a fresh clone in another
+# folder (CI) reuses what an earlier build compiled.
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
 TARGET ?= file
 SECONDS ?= 60
 FUZZ_BUILD ?= build/fuzz
