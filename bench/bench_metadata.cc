@@ -10,8 +10,14 @@
 //                skip_page_encoding_stats + skip_size_statistics
 //   no_stats   - a footer written without Statistics
 // Counters: ns_per_chunk (wall time of decode + free / column chunks),
-// cpu_ns_per_chunk (the same in thread CPU time) and footer_bytes.
+// cpu_ns_per_chunk (the same in thread CPU time), instructions_per_chunk
+// (user-space instructions retired, when perf events are available: steadier
+// than time on a loaded machine) and footer_bytes.
 #include <benchmark/benchmark.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdint>
@@ -115,6 +121,36 @@ double cpu_now_ns() {
   return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_nsec);
 }
 
+/// Counts user-space instructions retired by this thread (perf_event_open);
+/// reads 0 where perf events are not permitted.
+class InstructionCounter {
+ public:
+  InstructionCounter() {
+    perf_event_attr attr;
+    std::memset(&attr, 0, sizeof attr);
+    attr.type = PERF_TYPE_HARDWARE;
+    attr.size = sizeof attr;
+    attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+    attr.exclude_kernel = 1;
+    attr.exclude_hv = 1;
+    fd_ = static_cast<int>(syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0));
+  }
+  ~InstructionCounter() {
+    if (fd_ >= 0) close(fd_);
+  }
+  InstructionCounter(const InstructionCounter&) = delete;
+  InstructionCounter& operator=(const InstructionCounter&) = delete;
+  bool available() const { return fd_ >= 0; }
+  uint64_t read_count() const {
+    uint64_t value = 0;
+    if (fd_ < 0 || ::read(fd_, &value, sizeof value) != static_cast<ssize_t>(sizeof value)) return 0;
+    return value;
+  }
+
+ private:
+  int fd_ = -1;
+};
+
 void BM_DecodeFooter(benchmark::State& state) {
   const int columns = static_cast<int>(state.range(0));
   const int row_groups = static_cast<int>(state.range(1));
@@ -128,8 +164,10 @@ void BM_DecodeFooter(benchmark::State& state) {
   // Timed by hand too, in wall and thread CPU time, so the per-chunk figures
   // are exact and readable on a machine shared with other jobs (where wall
   // time overstates the cost).
-  double wall_ns = 0, cpu_ns = 0;
+  double wall_ns = 0, cpu_ns = 0, instructions = 0;
+  const InstructionCounter counter;
   for (auto _ : state) {
+    const uint64_t instructions_start = counter.read_count();
     const double cpu_start = cpu_now_ns();
     const auto wall_start = std::chrono::steady_clock::now();
     {
@@ -140,10 +178,12 @@ void BM_DecodeFooter(benchmark::State& state) {
     wall_ns +=
         std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - wall_start).count();
     cpu_ns += cpu_now_ns() - cpu_start;
+    instructions += static_cast<double>(counter.read_count() - instructions_start);
   }
   const double chunks = static_cast<double>(columns) * row_groups * static_cast<double>(state.iterations());
   state.counters["ns_per_chunk"] = wall_ns / chunks;
   state.counters["cpu_ns_per_chunk"] = cpu_ns / chunks;
+  if (counter.available()) state.counters["instructions_per_chunk"] = instructions / chunks;
   state.counters["footer_bytes"] = static_cast<double>(bytes.size());
   state.SetLabel(mode == kStats ? "stats" : mode == kStatsSkip ? "stats_skip" : "no_stats");
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(bytes.size()));
