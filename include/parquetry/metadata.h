@@ -23,15 +23,19 @@
 // the decoded buffer.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <iterator>
 #include <memory>
 #include <new>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <variant>
 #include <vector>
@@ -169,6 +173,371 @@ class InlineVector {
     alignas(T) unsigned char inline_[N * sizeof(T)];
     T* heap_;
   };
+};
+
+// ---------------------------------------------------------------------------
+// OptionalBytes: an optional byte string (Statistics min/max) that keeps up to
+// 20 bytes inline. Statistics sit in every column chunk of a footer; with
+// std::optional<std::string> (40 bytes each) four of them made a chunk 64
+// bytes larger, and a wide footer is mostly page faults on fresh memory.
+
+/// std::optional<std::string>'s interface for reading, except that the value
+/// is a std::string_view (valid while the object lives and is unchanged).
+/// Values of up to kInlineBytes live inline; longer ones on the heap.
+class OptionalBytes {
+ public:
+  static constexpr size_t kInlineBytes = 20;
+
+  OptionalBytes() = default;
+  OptionalBytes(std::nullopt_t) {}
+  OptionalBytes(std::string_view value) { assign(value.data(), value.size()); }
+  OptionalBytes(const std::string& value) { assign(value.data(), value.size()); }
+  OptionalBytes(const char* value) { assign(value, std::strlen(value)); }
+  OptionalBytes(const std::optional<std::string>& value) {
+    if (value) assign(value->data(), value->size());
+  }
+  OptionalBytes(const OptionalBytes& other) {
+    if (other.has_value()) assign(other.data(), other.size());
+  }
+  OptionalBytes(OptionalBytes&& other) noexcept { steal(other); }
+  OptionalBytes& operator=(const OptionalBytes& other) {
+    if (this != &other) {
+      if (other.has_value()) {
+        assign(other.data(), other.size());
+      } else {
+        reset();
+      }
+    }
+    return *this;
+  }
+  OptionalBytes& operator=(OptionalBytes&& other) noexcept {
+    if (this != &other) {
+      reset();
+      steal(other);
+    }
+    return *this;
+  }
+  OptionalBytes& operator=(std::nullopt_t) {
+    reset();
+    return *this;
+  }
+  OptionalBytes& operator=(std::string_view value) {
+    assign(value.data(), value.size());
+    return *this;
+  }
+  OptionalBytes& operator=(const std::string& value) { return *this = std::string_view(value); }
+  OptionalBytes& operator=(const char* value) { return *this = std::string_view(value); }
+  ~OptionalBytes() { release(); }
+
+  bool has_value() const { return (meta_ & kPresent) != 0; }
+  explicit operator bool() const { return has_value(); }
+  std::string_view operator*() const { return std::string_view(data(), size()); }
+  std::string_view value() const {
+    if (!has_value()) throw std::bad_optional_access();
+    return **this;
+  }
+  /// The value as an owning string (nullopt when absent).
+  std::optional<std::string> to_optional() const {
+    if (!has_value()) return std::nullopt;
+    return std::string(data(), size());
+  }
+  /// For `bytes->size()` and the like: a pointer-like holder of the view.
+  struct Arrow {
+    std::string_view view;
+    const std::string_view* operator->() const { return &view; }
+  };
+  Arrow operator->() const { return Arrow{**this}; }
+
+  /// Sets the value to a copy of `size` bytes at `bytes` (which may point
+  /// into this value).
+  [[gnu::always_inline]] void assign(const char* bytes, size_t size) {
+    if (size <= kInlineBytes && !on_heap()) [[likely]] {
+      copy_small(storage_, bytes, size);
+      meta_ = kPresent | static_cast<uint32_t>(size);
+      return;
+    }
+    assign_slow(bytes, size);
+  }
+  [[gnu::always_inline]] void emplace(const char* bytes, size_t size) { assign(bytes, size); }
+  void reset() {
+    release();
+    meta_ = 0;
+  }
+
+  friend bool operator==(const OptionalBytes& a, const OptionalBytes& b) {
+    if (a.has_value() != b.has_value()) return false;
+    return !a.has_value() || *a == *b;
+  }
+
+ private:
+  static constexpr uint32_t kPresent = 0x80000000u;
+  static constexpr size_t kMaxSize = 0x7fffffffu;
+
+  /// Copies up to kInlineBytes with a few fixed-size (overlapping) moves
+  /// instead of a memcpy call; all loads happen before the stores, so the
+  /// ranges may overlap.
+  static void copy_small(char* to, const char* from, size_t size) {
+    if (size >= 8) {
+      if (size > 16) {
+        char head[16], tail[8];
+        std::memcpy(head, from, 16);
+        std::memcpy(tail, from + size - 8, 8);
+        std::memcpy(to, head, 16);
+        std::memcpy(to + size - 8, tail, 8);
+      } else {
+        uint64_t head, tail;
+        std::memcpy(&head, from, 8);
+        std::memcpy(&tail, from + size - 8, 8);
+        std::memcpy(to, &head, 8);
+        std::memcpy(to + size - 8, &tail, 8);
+      }
+    } else if (size >= 4) {
+      uint32_t head, tail;
+      std::memcpy(&head, from, 4);
+      std::memcpy(&tail, from + size - 4, 4);
+      std::memcpy(to, &head, 4);
+      std::memcpy(to + size - 4, &tail, 4);
+    } else if (size != 0) {
+      char first = from[0], middle = from[size / 2], last = from[size - 1];
+      to[0] = first;
+      to[size / 2] = middle;
+      to[size - 1] = last;
+    }
+  }
+  [[gnu::noinline]] void assign_slow(const char* bytes, size_t size) {
+    if (size > kMaxSize) throw std::length_error("OptionalBytes value too large");
+    if (size <= kInlineBytes) {
+      char* old = on_heap() ? heap() : nullptr;  // `bytes` may point into it
+      copy_small(storage_, bytes, size);
+      ::operator delete(old);
+    } else if (on_heap() && size <= this->size()) {
+      std::memmove(heap(), bytes, size);  // the block is large enough
+    } else {
+      char* fresh = static_cast<char*>(::operator new(size));
+      std::memcpy(fresh, bytes, size);
+      release();
+      set_heap(fresh);
+    }
+    meta_ = kPresent | static_cast<uint32_t>(size);
+  }
+
+  size_t size() const { return meta_ & ~kPresent; }
+  bool on_heap() const { return size() > kInlineBytes; }
+  const char* data() const { return on_heap() ? heap() : storage_; }
+  void release() {
+    if (on_heap()) ::operator delete(heap());
+    meta_ &= kPresent;  // size 0: inline
+  }
+  void steal(OptionalBytes& other) {
+    std::memcpy(static_cast<void*>(this), static_cast<const void*>(&other), sizeof(OptionalBytes));
+    other.meta_ = 0;
+  }
+
+  // The heap pointer, when the value is longer than kInlineBytes, is kept in
+  // the first bytes of storage_ (a union with a pointer would pad the class
+  // to 32 bytes).
+  char* heap() const {
+    char* p;
+    std::memcpy(&p, storage_, sizeof p);
+    return p;
+  }
+  void set_heap(char* p) { std::memcpy(storage_, &p, sizeof p); }
+
+  alignas(8) char storage_[kInlineBytes];
+  uint32_t meta_ = 0;  ///< kPresent | size
+};
+
+// ---------------------------------------------------------------------------
+// StringList: a short list of short strings (ColumnMetaData.path_in_schema)
+// packed into one block, inline when small. A wide footer has one per chunk;
+// std::vector<std::string> cost a malloc/free pair (and 24 + 32 bytes) each.
+
+/// A read-mostly list of strings stored back to back, each behind a 1-byte
+/// length (or 0xFF and a 4-byte length when 255 or longer). Elements read as
+/// std::string_view; indexing walks the list, which is meant to be short.
+/// Converts from and compares with std::vector<std::string>.
+class StringList {
+ public:
+  static constexpr size_t kInlineBytes = 20;
+
+  class const_iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = std::string_view;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const std::string_view*;
+    using reference = std::string_view;
+
+    const_iterator() = default;
+    explicit const_iterator(const char* at) : at_(at) {}
+    std::string_view operator*() const {
+      size_t header;
+      size_t n = StringList::read_length(at_, header);
+      return std::string_view(at_ + header, n);
+    }
+    const_iterator& operator++() {
+      size_t header;
+      size_t n = StringList::read_length(at_, header);
+      at_ += header + n;
+      return *this;
+    }
+    const_iterator operator++(int) {
+      const_iterator old = *this;
+      ++*this;
+      return old;
+    }
+    bool operator==(const const_iterator& other) const { return at_ == other.at_; }
+
+   private:
+    const char* at_ = nullptr;
+  };
+  using iterator = const_iterator;
+  using value_type = std::string_view;
+
+  StringList() = default;
+  StringList(std::initializer_list<std::string_view> values) {
+    for (std::string_view v : values) push_back(v);
+  }
+  StringList(const std::vector<std::string>& values) {
+    for (const std::string& v : values) push_back(v);
+  }
+  StringList& operator=(const std::vector<std::string>& values) {
+    clear();
+    for (const std::string& v : values) push_back(v);
+    return *this;
+  }
+  StringList& operator=(std::initializer_list<std::string_view> values) {
+    clear();
+    for (std::string_view v : values) push_back(v);
+    return *this;
+  }
+  StringList(const StringList& other) { append_bytes(other.bytes(), other.used_, other.size_); }
+  StringList(StringList&& other) noexcept { steal(other); }
+  StringList& operator=(const StringList& other) {
+    if (this != &other) {
+      clear();
+      append_bytes(other.bytes(), other.used_, other.size_);
+    }
+    return *this;
+  }
+  StringList& operator=(StringList&& other) noexcept {
+    if (this != &other) {
+      release();
+      steal(other);
+    }
+    return *this;
+  }
+  ~StringList() { release(); }
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const_iterator begin() const { return const_iterator(bytes()); }
+  const_iterator end() const { return const_iterator(bytes() + used_); }
+  std::string_view operator[](size_t i) const {
+    const_iterator it = begin();
+    while (i-- != 0) ++it;
+    return *it;
+  }
+  std::string_view front() const { return *begin(); }
+  std::string_view back() const { return (*this)[size_ - 1]; }
+  std::vector<std::string> to_vector() const { return std::vector<std::string>(begin(), end()); }
+
+  void clear() {
+    used_ = 0;
+    size_ = 0;
+  }
+  /// Makes room for `bytes` more bytes of elements (each element takes its
+  /// length plus one header byte, or five from 255 bytes on).
+  void reserve_bytes(size_t bytes) {
+    if (used_ + bytes > capacity_) grow(used_ + bytes);
+  }
+  /// Appends a copy of `value`, which must not point into this list.
+  void push_back(std::string_view value) {
+    char header[5];
+    size_t header_size = 1;
+    if (value.size() < 255) {
+      header[0] = static_cast<char>(value.size());
+    } else {
+      if (value.size() > 0xffffffffu) throw std::length_error("StringList element too large");
+      header[0] = static_cast<char>(0xff);
+      uint32_t n = static_cast<uint32_t>(value.size());
+      std::memcpy(header + 1, &n, 4);
+      header_size = 5;
+    }
+    reserve_bytes(header_size + value.size());
+    char* at = mutable_bytes() + used_;
+    std::memcpy(at, header, header_size);
+    if (!value.empty()) std::memcpy(at + header_size, value.data(), value.size());
+    used_ += static_cast<uint32_t>(header_size + value.size());
+    ++size_;
+  }
+
+  friend bool operator==(const StringList& a, const StringList& b) {
+    return a.size_ == b.size_ && a.used_ == b.used_ && std::memcmp(a.bytes(), b.bytes(), a.used_) == 0;
+  }
+  friend bool operator==(const StringList& a, const std::vector<std::string>& b) {
+    if (a.size_ != b.size()) return false;
+    size_t i = 0;
+    for (std::string_view v : a) {
+      if (v != b[i++]) return false;
+    }
+    return true;
+  }
+
+ private:
+  static size_t read_length(const char* at, size_t& header) {
+    uint8_t first = static_cast<uint8_t>(at[0]);
+    if (first != 0xff) {
+      header = 1;
+      return first;
+    }
+    uint32_t n;
+    std::memcpy(&n, at + 1, 4);
+    header = 5;
+    return n;
+  }
+  bool on_heap() const { return capacity_ > kInlineBytes; }
+  const char* bytes() const { return on_heap() ? heap() : storage_; }
+  char* mutable_bytes() { return on_heap() ? heap() : storage_; }
+  void append_bytes(const char* bytes, size_t n, size_t count) {
+    reserve_bytes(n);
+    if (n != 0) std::memcpy(mutable_bytes() + used_, bytes, n);
+    used_ += static_cast<uint32_t>(n);
+    size_ += static_cast<uint32_t>(count);
+  }
+  void grow(size_t wanted) {
+    if (wanted > 0xffffffffu) throw std::length_error("StringList too large");
+    size_t fresh_capacity = std::max<size_t>(wanted, 2 * static_cast<size_t>(capacity_));
+    if (fresh_capacity > 0xffffffffu) fresh_capacity = wanted;
+    char* fresh = static_cast<char*>(::operator new(fresh_capacity));
+    if (used_ != 0) std::memcpy(fresh, bytes(), used_);
+    release();
+    set_heap(fresh);
+    capacity_ = static_cast<uint32_t>(fresh_capacity);
+  }
+  void release() {
+    if (on_heap()) ::operator delete(heap());
+    capacity_ = kInlineBytes;
+  }
+  void steal(StringList& other) {
+    std::memcpy(static_cast<void*>(this), static_cast<const void*>(&other), sizeof(StringList));
+    other.used_ = 0;
+    other.size_ = 0;
+    other.capacity_ = kInlineBytes;
+  }
+
+  // The heap pointer lives in the first bytes of storage_ (see OptionalBytes).
+  char* heap() const {
+    char* p;
+    std::memcpy(&p, storage_, sizeof p);
+    return p;
+  }
+  void set_heap(char* p) { std::memcpy(storage_, &p, sizeof p); }
+
+  alignas(8) char storage_[kInlineBytes];
+  uint32_t used_ = 0;
+  uint32_t size_ = 0;
+  uint32_t capacity_ = kInlineBytes;
 };
 
 // ---------------------------------------------------------------------------
@@ -393,12 +762,12 @@ struct SchemaElement {
 /// Min/max and counts of a column chunk or page. Values are PLAIN-encoded
 /// (byte arrays without their length prefix).
 struct Statistics {
-  std::optional<std::string> max;  ///< deprecated, signed order
-  std::optional<std::string> min;  ///< deprecated, signed order
+  OptionalBytes max;  ///< deprecated, signed order
+  OptionalBytes min;  ///< deprecated, signed order
   std::optional<int64_t> null_count;
   std::optional<int64_t> distinct_count;
-  std::optional<std::string> max_value;
-  std::optional<std::string> min_value;
+  OptionalBytes max_value;
+  OptionalBytes min_value;
   std::optional<bool> is_max_value_exact;
   std::optional<bool> is_min_value_exact;
   std::optional<int64_t> nan_count;  ///< field 9 (newer format)
@@ -576,9 +945,9 @@ struct SkippedBytes {
 
 struct ColumnMetaData {
   Type type = Type::BOOLEAN;
+  CompressionCodec codec = CompressionCodec::UNCOMPRESSED;  ///< field 4 (placed here to save padding)
   InlineVector<Encoding, 4> encodings;
-  std::vector<std::string> path_in_schema;
-  CompressionCodec codec = CompressionCodec::UNCOMPRESSED;
+  StringList path_in_schema;
   int64_t num_values = 0;
   int64_t total_uncompressed_size = 0;
   int64_t total_compressed_size = 0;

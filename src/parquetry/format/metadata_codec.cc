@@ -106,6 +106,16 @@ inline bool string_list(CompactReader& r, const FieldHeader& h, std::vector<std:
   return true;
 }
 
+/// The same into the packed StringList (path_in_schema): no allocation when
+/// the path is short.
+inline bool string_list(CompactReader& r, const FieldHeader& h, StringList& out) {
+  ListHeader lh;
+  if (!list_field(r, h, ct::kBinary, lh)) return false;
+  out.clear();
+  for (uint32_t i = 0; i < lh.size; ++i) out.push_back(r.read_binary());
+  return true;
+}
+
 /// Bounds a reservation by what the remaining input could hold, so a
 /// hostile count cannot make us allocate far beyond the input's size.
 inline size_t reservation(const CompactReader& r, uint32_t count, size_t min_encoded_bytes) {
@@ -1217,6 +1227,11 @@ T decode_top(std::span<const uint8_t> bytes, const Limits& limits, size_t* consu
 void write_string_list(CompactWriter& w, int16_t id, const std::vector<std::string>& values) {
   w.field_list(id, ct::kBinary, values.size());
   for (const auto& v : values) w.put_binary(v);
+}
+
+void write_string_list(CompactWriter& w, int16_t id, const StringList& values) {
+  w.field_list(id, ct::kBinary, values.size());
+  for (std::string_view v : values) w.put_binary(v);
 }
 
 void write_i64_list(CompactWriter& w, int16_t id, const std::vector<int64_t>& values) {
