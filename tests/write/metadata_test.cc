@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <random>
 
+#include "parquetry/arrow_c.h"
+#include "parquetry/arrow_export.h"
 #include "parquetry/error.h"
 #include "write_test_support.h"
 
@@ -22,7 +24,7 @@ using testing::make_fixed;
 using testing::make_strings;
 
 template <typename T>
-T load_as(const std::string& bytes) {
+T load_as(std::string_view bytes) {
   EXPECT_EQ(bytes.size(), sizeof(T));
   T v{};
   std::memcpy(&v, bytes.data(), std::min(bytes.size(), sizeof(T)));
@@ -222,6 +224,49 @@ TEST(WriterBloomFilter, EveryWrittenValueIsFound) {
     }
     EXPECT_LT(false_positives, 150);  // 1% target on 5000 probes, with margin
   }
+}
+
+TEST(WriterFooter, ArrowStreamInputAndFooterExtras) {
+  BatchSchema schema;
+  schema.fields = {Field{"k", DataType::make(TypeId::kInt32), false, 7, {}},
+                   Field{"s", DataType::dictionary(DataType::make(TypeId::kString)), true, -1, {}}};
+  schema.metadata = {{"origin", "test"}};
+  auto dictionary = make_strings(DataType::make(TypeId::kString), {"red", "green"});
+  auto s = make_fixed(DataType::dictionary(DataType::make(TypeId::kString)), std::vector<int32_t>{1, 0, 1, 1},
+                      {true, true, false, true});
+  s->dictionary = dictionary;
+  auto shared = std::make_shared<const BatchSchema>(schema);
+  WriterOptions options;
+  options.sorting_columns = {SortingColumn{0, false, true}};
+  options.key_value_metadata = {KeyValue{"extra", std::string("1")}};
+  std::vector<uint8_t> first = testing::write_to_memory(
+      schema,
+      {make_batch(shared, {make_fixed(DataType::make(TypeId::kInt32), std::vector<int32_t>{1, 2, 3, 4}), s})},
+      options);
+  auto reader = testing::open_memory(first);
+  const FileMetaData& meta = reader->metadata();
+  ASSERT_EQ(meta.row_groups.size(), 1u);
+  ASSERT_EQ(meta.row_groups[0].sorting_columns.size(), 1u);
+  EXPECT_TRUE(meta.row_groups[0].sorting_columns[0].nulls_first);
+  ASSERT_EQ(meta.key_value_metadata.size(), 2u);
+  EXPECT_EQ(meta.key_value_metadata[0].key, "origin");
+  EXPECT_EQ(*meta.key_value_metadata[1].value, "1");
+  EXPECT_EQ(*meta.schema[1].field_id, 7);
+  // The dictionary column is written as strings; read back through an Arrow C stream into a second file.
+  ArrowArrayStream stream;
+  export_stream(reader->batches(), &stream);
+  auto sink = std::make_unique<MemorySink>();
+  MemorySink* raw = sink.get();
+  auto writer = FileWriter::open(std::move(sink), *reader->batch_schema());
+  writer->write(&stream);
+  writer->close();
+  auto again = testing::open_memory(
+      std::vector<uint8_t>(raw->buffer().data(), raw->buffer().data() + raw->buffer().size()));
+  std::vector<std::string> rows = testing::render_rows(again->read_all());
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[0], "\"01000000\" | \"677265656e\"");  // 1 | "green"
+  EXPECT_EQ(rows[2], "\"03000000\" | null");
+  EXPECT_EQ(rows[3], "\"04000000\" | \"677265656e\"");
 }
 
 TEST(WriterAtomic, AbandonedWriterLeavesNothing) {
