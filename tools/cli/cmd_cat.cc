@@ -1,10 +1,16 @@
 // `parquetry cat FILE` and `parquetry head FILE`: rows as JSON lines (one
 // object per row) or CSV, with column projection and a row limit.
+// `--deletes FILE` applies Iceberg deletes (a Puffin file with a deletion
+// vector, or a position-delete Parquet file) as a merge-on-read scan.
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "command.h"
+#include "parquetry/error.h"
+#include "parquetry/filtered_scan.h"
+#include "parquetry/iceberg_scan.h"
 #include "parquetry/reader.h"
 #include "parquetry/table/json_values.h"
 
@@ -17,6 +23,19 @@ struct CatOptions {
   int64_t limit = -1;
   bool csv = false;
   int threads = 1;
+  std::string deletes;
+  std::string where;  // a predicate; empty = every row
+};
+
+// The surviving rows of a filtered scan as a batch stream.
+class FilteredBatches final : public BatchReader {
+ public:
+  explicit FilteredBatches(std::unique_ptr<FilteredScan> scan) : scan_(std::move(scan)) {}
+  std::shared_ptr<const BatchSchema> schema() const override { return scan_->schema(); }
+  bool next(RecordBatch& out) override { return scan_->next(out); }
+
+ private:
+  std::unique_ptr<FilteredScan> scan_;
 };
 
 std::vector<std::string> split_list(const std::string& text) {
@@ -68,12 +87,27 @@ void run_cat(const CatOptions& options) {
   reader_options.columns = split_list(options.columns);
   reader_options.threads = options.threads;
   auto reader = FileReader::open(options.path, reader_options);
-  auto batches = reader->batches();
+  iceberg::PositionDeleteIndex deletes;  // outlives the merge-on-read reader below
+  std::unique_ptr<BatchReader> batches;
+  if (!options.where.empty()) {
+    if (!options.deletes.empty()) throw_invalid("cat: --where and --deletes cannot be combined");
+    FilteredScanOptions scan_options;
+    scan_options.columns = reader_options.columns;
+    scan_options.threads = options.threads;
+    scan_options.filter = parse_predicate(options.where);
+    batches = std::make_unique<FilteredBatches>(FilteredScan::open(options.path, scan_options));
+  } else if (!options.deletes.empty()) {
+    // Deletes name data files by the path given here, exactly as passed.
+    deletes = iceberg::load_deletes_for(options.deletes, options.path, reader_options);
+    batches = std::make_unique<iceberg::MergeOnReadReader>(*reader, deletes);
+  } else {
+    batches = reader->batches();
+  }
   RecordBatch batch;
   int64_t printed = 0;
   std::string out;
   if (options.csv) {
-    const auto& fields = reader->batch_schema()->fields;
+    const auto& fields = batches->schema()->fields;
     for (size_t c = 0; c < fields.size(); ++c) {
       if (c != 0) out += ',';
       out += fields[c].name;
@@ -110,6 +144,10 @@ void add_common(CLI::App* command, CatOptions& options) {
                       "comma-separated column paths (a group selects its subtree)");
   command->add_flag("--csv", options.csv, "CSV instead of JSON lines");
   command->add_option("--threads", options.threads, "decode threads")->check(CLI::Range(1, 256));
+  command->add_option("--where", options.where,
+                      "only rows matching a predicate, e.g. \"id > 10 AND name IN ('a', 'b')\"");
+  command->add_option("--deletes", options.deletes,
+                      "Iceberg deletes to apply: a Puffin deletion vector or a position-delete Parquet file");
 }
 
 CommandRegistration cat_command(30, [](CLI::App& app) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "command.h"
+#include "parquetry/filtered_scan.h"
 #include "parquetry/scan.h"
 #include "parquetry/table/json_values.h"
 #include "parquetry/util/json_writer.h"
@@ -19,6 +20,8 @@ struct ScanOptions {
   std::string columns;
   int threads = 1;
   bool json = false;
+  std::string where;  // a predicate (parse_predicate syntax); empty = every row
+  bool explain = false;
 };
 
 std::vector<std::string> split_columns(const std::string& text) {
@@ -58,7 +61,23 @@ void run_scan(const ScanOptions& options) {
   reader_options.columns = split_columns(options.columns);
   reader_options.threads = options.threads;
   auto start = std::chrono::steady_clock::now();
-  ScanSummary summary = scan_file(options.path, reader_options);
+  ScanSummary summary;
+  std::string explanation;
+  if (!options.where.empty() || options.explain) {
+    // Filtered scan: prune with the metadata, fold only the surviving rows.
+    FilteredScanOptions scan_options;
+    scan_options.columns = reader_options.columns;
+    scan_options.threads = options.threads;
+    if (!options.where.empty()) scan_options.filter = parse_predicate(options.where);
+    auto scan = FilteredScan::open(options.path, scan_options);
+    ScanAccumulator accumulator(*scan->schema());
+    RecordBatch batch;
+    while (scan->next(batch)) accumulator.add(batch, options.threads);
+    summary = accumulator.summary();
+    if (options.explain) explanation = scan->explain();
+  } else {
+    summary = scan_file(options.path, reader_options);
+  }
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (options.json) {
     JsonWriter json;
@@ -83,6 +102,7 @@ void run_scan(const ScanOptions& options) {
     }
     json.end_object().field("ms", ms).end_object();
     std::printf("%s\n", json.str().c_str());
+    if (!explanation.empty()) std::fprintf(stderr, "%s", explanation.c_str());
     return;
   }
   std::printf("%lld rows, %zu columns, %.1f ms\n", static_cast<long long>(summary.rows),
@@ -97,6 +117,7 @@ void run_scan(const ScanOptions& options) {
       std::printf(" min=%s max=%s\n", scalar_text(column.min).c_str(), scalar_text(column.max).c_str());
     }
   }
+  if (!explanation.empty()) std::printf("%s", explanation.c_str());
 }
 
 CommandRegistration scan_command(40, [](CLI::App& app) {
@@ -106,6 +127,10 @@ CommandRegistration scan_command(40, [](CLI::App& app) {
   command->add_option("file", options->path, "Parquet file")->required();
   command->add_option("--columns", options->columns, "comma-separated column paths");
   command->add_option("--threads", options->threads, "decode threads")->check(CLI::Range(1, 256));
+  command->add_option("--where", options->where,
+                      "only rows matching a predicate, e.g. \"PULocationID = 132 AND fare_amount > 10\"");
+  command->add_flag("--explain", options->explain,
+                    "print what was pruned: row groups by statistics/Bloom filter, pages, bytes not read");
   command->add_flag("--json", options->json, R"(print {"rows": N, "columns": {...}, "ms": T})");
   command->callback([options]() { run_scan(*options); });
 });
