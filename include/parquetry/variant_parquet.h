@@ -161,6 +161,27 @@ std::vector<std::optional<OwnedVariant>> read_variant_column(const std::string& 
 /// The VARIANT columns of a file's schema (paths and shredding only; `node` is null).
 std::vector<VariantColumn> find_variant_columns(const std::string& file);
 
+/// JSON rendering of the top-level VARIANT columns of batches (the hook
+/// `parquetry cat` uses): variants print as variant_to_json() text instead of
+/// their metadata/value/typed_value struct.
+class VariantJsonColumns {
+ public:
+  /// Finds the top-level VARIANT columns of `schema` (throws for an invalid
+  /// shredding schema, like the reader would).
+  explicit VariantJsonColumns(const Schema& schema);
+  ~VariantJsonColumns();
+  /// True when the schema has at least one top-level VARIANT column.
+  bool any() const { return !columns_.empty(); }
+  /// Row `row` of `batch` as one JSON object keyed by column name; VARIANT
+  /// columns as their JSON (SQL NULL as null), other columns as
+  /// write_json_value() renders them.
+  std::string row_json(const RecordBatch& batch, int64_t row);
+
+ private:
+  std::vector<VariantColumn> columns_;
+  std::vector<std::unique_ptr<VariantColumnReader>> readers_;
+};
+
 /// How variant_get reads a path (variant.md section 5).
 enum class VariantGetPlan : uint8_t {
   kUnshredded,  ///< no typed_value: metadata + value, the path extracted from the bytes

@@ -3,6 +3,7 @@
 #include "parquetry/error.h"
 #include "parquetry/reader.h"
 #include "parquetry/schema.h"
+#include "parquetry/table/json_values.h"
 #include "parquetry/variant_parquet.h"
 #include "parquetry/variant_parquet/arrow_access.h"
 
@@ -238,6 +239,43 @@ VariantGetResult variant_get(const std::string& file, const std::string& column,
     }
   }
   return result;
+}
+
+}  // namespace parquetry
+
+namespace parquetry {
+
+VariantJsonColumns::VariantJsonColumns(const Schema& schema) {
+  for (VariantColumn& column : find_variant_columns(schema)) {
+    if (column.path.find('.') != std::string::npos) continue;  // top-level columns only
+    columns_.push_back(std::move(column));
+  }
+  // Readers point at columns_, so create them once it stops growing.
+  for (const VariantColumn& column : columns_)
+    readers_.push_back(std::make_unique<VariantColumnReader>(column));
+}
+
+VariantJsonColumns::~VariantJsonColumns() = default;
+
+std::string VariantJsonColumns::row_json(const RecordBatch& batch, int64_t row) {
+  JsonWriter out;
+  out.begin_object();
+  OwnedVariant value;
+  for (size_t c = 0; c < batch.columns.size(); ++c) {
+    const std::string& name = batch.schema->fields[c].name;
+    out.key(name);
+    size_t v = 0;
+    while (v < columns_.size() && columns_[v].path != name) ++v;
+    if (v == columns_.size()) {
+      write_json_value(out, *batch.columns[c], row);
+    } else if (readers_[v]->read(*batch.columns[c], row, value)) {
+      out.raw(value.to_json());
+    } else {
+      out.null();
+    }
+  }
+  out.end_object();
+  return out.take();
 }
 
 }  // namespace parquetry
