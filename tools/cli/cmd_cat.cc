@@ -13,6 +13,7 @@
 #include "parquetry/iceberg_scan.h"
 #include "parquetry/reader.h"
 #include "parquetry/table/json_values.h"
+#include "parquetry/variant_parquet.h"
 
 namespace parquetry::cli {
 namespace {
@@ -25,6 +26,7 @@ struct CatOptions {
   int threads = 1;
   std::string deletes;
   std::string where;  // a predicate; empty = every row
+  std::string variant_get;  // COLUMN.PATH of a VARIANT column; empty = normal rows
 };
 
 // The surviving rows of a filtered scan as a batch stream.
@@ -82,7 +84,39 @@ void write_csv_field(std::string& line, const ArrayData& array, int64_t row) {
   line += '"';
 }
 
+// `--variant-get COLUMN.PATH`: one JSON object per row holding the variant at
+// PATH of the VARIANT column COLUMN (null when absent), read with the plan the
+// file's shredding allows (named on stderr).
+void run_variant_get(const CatOptions& options) {
+  std::string column;
+  for (const VariantColumn& candidate : find_variant_columns(options.path)) {
+    const std::string& name = candidate.path;
+    const bool prefix = options.variant_get == name || options.variant_get.starts_with(name + ".");
+    if (prefix && name.size() > column.size()) column = name;
+  }
+  if (column.empty()) throw_invalid("--variant-get: no VARIANT column is a prefix of " + options.variant_get);
+  const std::string path = options.variant_get.size() > column.size() ? options.variant_get.substr(column.size() + 1) : "";
+  const VariantGetResult result = variant_get(options.path, column, path);
+  std::fprintf(stderr, "variant_get plan: %s\n", variant_get_plan_name(result.plan.plan));
+  std::string out;
+  for (size_t row = 0; row < result.values.size() && (options.limit < 0 || int64_t(row) < options.limit); ++row) {
+    JsonWriter writer;
+    writer.begin_object().key(options.variant_get);
+    if (result.values[row]) {
+      writer.raw(result.values[row]->to_json());
+    } else {
+      writer.null();
+    }
+    writer.end_object();
+    out += writer.str();
+    out += '\n';
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  std::fflush(stdout);
+}
+
 void run_cat(const CatOptions& options) {
+  if (!options.variant_get.empty()) return run_variant_get(options);
   ReaderOptions reader_options;
   reader_options.columns = split_list(options.columns);
   reader_options.threads = options.threads;
@@ -103,6 +137,7 @@ void run_cat(const CatOptions& options) {
   } else {
     batches = reader->batches();
   }
+  VariantJsonColumns variants(reader->schema());  // VARIANT columns print as JSON
   RecordBatch batch;
   int64_t printed = 0;
   std::string out;
@@ -122,6 +157,8 @@ void run_cat(const CatOptions& options) {
           if (c != 0) out += ',';
           write_csv_field(out, *batch.columns[c], row);
         }
+      } else if (variants.any()) {
+        out += variants.row_json(batch, row);
       } else {
         JsonWriter writer;
         write_json_row(writer, batch, row);
@@ -148,6 +185,8 @@ void add_common(CLI::App* command, CatOptions& options) {
                       "only rows matching a predicate, e.g. \"id > 10 AND name IN ('a', 'b')\"");
   command->add_option("--deletes", options.deletes,
                       "Iceberg deletes to apply: a Puffin deletion vector or a position-delete Parquet file");
+  command->add_option("--variant-get", options.variant_get,
+                      "COLUMN.PATH: print the value at PATH of a VARIANT column (e.g. nested.varcategory)");
 }
 
 CommandRegistration cat_command(30, [](CLI::App& app) {

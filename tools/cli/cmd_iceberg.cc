@@ -2,6 +2,10 @@
 // the blobs of a Puffin file and, for every deletion vector, validates it
 // (length, magic, CRC, cardinality property) and shows its referenced data
 // file, cardinality and first positions.
+//
+// `parquetry iceberg index [--json] DELETES.parquet`: indexes a
+// position-delete file (toPositionIndexes) and prints, per data file, how
+// many positions it deletes.
 #include <cerrno>
 #include <cstdio>
 #include <memory>
@@ -11,6 +15,7 @@
 #include "command.h"
 #include "parquetry/error.h"
 #include "parquetry/iceberg.h"
+#include "parquetry/iceberg_scan.h"
 #include "parquetry/util/json_writer.h"
 
 namespace parquetry::cli {
@@ -207,6 +212,42 @@ void run_dv_inspect(const DvInspectOptions& options) {
   }
 }
 
+struct IndexOptions {
+  std::string path;
+  bool json = false;
+  int threads = 1;
+};
+
+void run_index(const IndexOptions& options) {
+  iceberg::DeleteFileOptions read_options;
+  read_options.reader.threads = options.threads;
+  iceberg::DeleteFileStats stats;
+  iceberg::PositionIndexMap map = iceberg::read_position_delete_file(options.path, read_options, &stats);
+  std::string out;
+  if (options.json) {
+    JsonWriter json;
+    json.begin_object();
+    json.key("files").begin_object();
+    for (size_t i = 0; i < map.size(); ++i) {
+      json.key(map.path(i)).begin_object();
+      json.field("cardinality", map.index(i).cardinality());
+      json.end_object();
+    }
+    json.end_object();
+    json.end_object();
+    out = json.take() + "\n";
+  } else {
+    for (size_t i = 0; i < map.size(); ++i) {
+      out += std::string(map.path(i)) + "\t" + std::to_string(map.index(i).cardinality()) + "\n";
+    }
+    out += "data files: " + std::to_string(map.size()) +
+           ", deletes: " + std::to_string(map.total_cardinality()) +
+           ", row groups: " + std::to_string(stats.row_groups_read) + "\n";
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  std::fflush(stdout);
+}
+
 const CommandRegistration kIcebergCommand(60, [](CLI::App& app) {
   CLI::App* iceberg = app.add_subcommand("iceberg", "Iceberg deletes: deletion vectors and Puffin files");
   iceberg->require_subcommand(1);
@@ -218,6 +259,14 @@ const CommandRegistration kIcebergCommand(60, [](CLI::App& app) {
   inspect->add_option("--positions", options->positions, "How many leading positions to show per vector")
       ->check(CLI::NonNegativeNumber);
   inspect->callback([options] { run_dv_inspect(*options); });
+
+  auto index_options = std::make_shared<IndexOptions>();
+  CLI::App* index = iceberg->add_subcommand(
+      "index", "Index a position-delete Parquet file: deleted positions per data file");
+  index->add_option("file", index_options->path, "position-delete Parquet file")->required();
+  index->add_flag("--json", index_options->json, R"(Print {"files": {"<path>": {"cardinality": N}}})");
+  index->add_option("--threads", index_options->threads, "decode threads")->check(CLI::Range(1, 256));
+  index->callback([index_options] { run_index(*index_options); });
 });
 
 }  // namespace
