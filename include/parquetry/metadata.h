@@ -175,6 +175,40 @@ class InlineVector {
   };
 };
 
+namespace detail {
+/// Copies up to 24 bytes with a few fixed-size (overlapping) moves
+/// instead of a memcpy call; all loads happen before the stores, so the
+/// ranges may overlap.
+inline void copy_small(char* to, const char* from, size_t size) {
+  if (size >= 8) {
+    if (size > 16) {
+      char head[16], tail[8];
+      std::memcpy(head, from, 16);
+      std::memcpy(tail, from + size - 8, 8);
+      std::memcpy(to, head, 16);
+      std::memcpy(to + size - 8, tail, 8);
+    } else {
+      uint64_t head, tail;
+      std::memcpy(&head, from, 8);
+      std::memcpy(&tail, from + size - 8, 8);
+      std::memcpy(to, &head, 8);
+      std::memcpy(to + size - 8, &tail, 8);
+    }
+  } else if (size >= 4) {
+    uint32_t head, tail;
+    std::memcpy(&head, from, 4);
+    std::memcpy(&tail, from + size - 4, 4);
+    std::memcpy(to, &head, 4);
+    std::memcpy(to + size - 4, &tail, 4);
+  } else if (size != 0) {
+    char first = from[0], middle = from[size / 2], last = from[size - 1];
+    to[0] = first;
+    to[size / 2] = middle;
+    to[size - 1] = last;
+  }
+}
+}  // namespace detail
+
 // ---------------------------------------------------------------------------
 // OptionalBytes: an optional byte string (Statistics min/max) that keeps up to
 // 20 bytes inline. Statistics sit in every column chunk of a footer; with
@@ -252,7 +286,7 @@ class OptionalBytes {
   /// into this value).
   [[gnu::always_inline]] void assign(const char* bytes, size_t size) {
     if (size <= kInlineBytes && !on_heap()) [[likely]] {
-      copy_small(storage_, bytes, size);
+      detail::copy_small(storage_, bytes, size);
       meta_ = kPresent | static_cast<uint32_t>(size);
       return;
     }
@@ -273,42 +307,11 @@ class OptionalBytes {
   static constexpr uint32_t kPresent = 0x80000000u;
   static constexpr size_t kMaxSize = 0x7fffffffu;
 
-  /// Copies up to kInlineBytes with a few fixed-size (overlapping) moves
-  /// instead of a memcpy call; all loads happen before the stores, so the
-  /// ranges may overlap.
-  static void copy_small(char* to, const char* from, size_t size) {
-    if (size >= 8) {
-      if (size > 16) {
-        char head[16], tail[8];
-        std::memcpy(head, from, 16);
-        std::memcpy(tail, from + size - 8, 8);
-        std::memcpy(to, head, 16);
-        std::memcpy(to + size - 8, tail, 8);
-      } else {
-        uint64_t head, tail;
-        std::memcpy(&head, from, 8);
-        std::memcpy(&tail, from + size - 8, 8);
-        std::memcpy(to, &head, 8);
-        std::memcpy(to + size - 8, &tail, 8);
-      }
-    } else if (size >= 4) {
-      uint32_t head, tail;
-      std::memcpy(&head, from, 4);
-      std::memcpy(&tail, from + size - 4, 4);
-      std::memcpy(to, &head, 4);
-      std::memcpy(to + size - 4, &tail, 4);
-    } else if (size != 0) {
-      char first = from[0], middle = from[size / 2], last = from[size - 1];
-      to[0] = first;
-      to[size / 2] = middle;
-      to[size - 1] = last;
-    }
-  }
   [[gnu::noinline]] void assign_slow(const char* bytes, size_t size) {
     if (size > kMaxSize) throw std::length_error("OptionalBytes value too large");
     if (size <= kInlineBytes) {
       char* old = on_heap() ? heap() : nullptr;  // `bytes` may point into it
-      copy_small(storage_, bytes, size);
+      detail::copy_small(storage_, bytes, size);
       ::operator delete(old);
     } else if (on_heap() && size <= this->size()) {
       std::memmove(heap(), bytes, size);  // the block is large enough
@@ -467,7 +470,11 @@ class StringList {
     reserve_bytes(header_size + value.size());
     char* at = mutable_bytes() + used_;
     std::memcpy(at, header, header_size);
-    if (!value.empty()) std::memcpy(at + header_size, value.data(), value.size());
+    if (value.size() <= 24) {
+      detail::copy_small(at + header_size, value.data(), value.size());
+    } else {
+      std::memcpy(at + header_size, value.data(), value.size());
+    }
     used_ += static_cast<uint32_t>(header_size + value.size());
     ++size_;
   }

@@ -69,7 +69,8 @@ inline bool is_bool(const FieldHeader& h) { return h.type == ct::kTrue || h.type
 /// Returns false, consuming nothing, when the field is not a list (the caller
 /// then skips it like an unknown field, as Thrift's own readers do). A list of
 /// the wrong element type is skipped here and reads as empty.
-inline bool list_field(CompactReader& r, const FieldHeader& h, uint8_t element, ListHeader& lh) {
+[[gnu::always_inline]] inline bool list_field(CompactReader& r, const FieldHeader& h, uint8_t element,
+                                              ListHeader& lh) {
   if (h.type != ct::kList && h.type != ct::kSet) return false;
   lh = r.read_list_header();
   if (lh.size != 0) {
