@@ -229,21 +229,20 @@ struct FilteredScan::Impl {
     return out;
   }
 
+  // Compressed bytes of the chunks the scan would have read in a row group.
   int64_t projected_bytes(int rg) const {
-    if (!data_reader) return 0;
+    std::vector<int32_t> columns;
+    for (FileReader* reader : {predicate_reader.get(), data_reader.get()}) {
+      if (reader == nullptr) continue;
+      for (int32_t c : reader->selected_columns()) {
+        if (std::find(columns.begin(), columns.end(), c) == columns.end()) columns.push_back(c);
+      }
+    }
     int64_t bytes = 0;
     const RowGroup& group = metadata().row_groups[size_t(rg)];
-    for (int32_t c : data_reader->selected_columns()) {
+    for (int32_t c : columns) {
       const ColumnChunk& chunk = group.columns.at(size_t(c));
       if (chunk.meta_data) bytes += chunk.meta_data->total_compressed_size;
-    }
-    if (predicate_reader) {
-      for (int32_t c : predicate_reader->selected_columns()) {
-        const auto& selected = data_reader->selected_columns();
-        if (std::find(selected.begin(), selected.end(), c) != selected.end()) continue;
-        const ColumnChunk& chunk = group.columns.at(size_t(c));
-        if (chunk.meta_data) bytes += chunk.meta_data->total_compressed_size;
-      }
     }
     return bytes;
   }
