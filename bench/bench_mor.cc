@@ -1,0 +1,194 @@
+// Iceberg deletes read through the Parquet reader (BENCHMARKS.md section 5,
+// seed 001):
+//  - delete_file_index: toPositionIndexes from a position-delete Parquet
+//    file of 1,000,000 deletes over numDataFiles in {1 .. 1,000,000}, single
+//    shot, against DuckDB's GROUP BY file_path count over the same file
+//    (bench/peers/deletes_group_by.js, which also writes the file once into
+//    the dataset folder);
+//  - merge_on_read: the full-scan fold (count/nulls/min/max per column) of
+//    the DuckDB-written taxi file over the rows surviving 1%, 10% and 50%
+//    random deletes, against the same fold with no deletes.
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+#include <stdexcept>
+#include <string>
+
+#include "datasets.h"
+#include "harness.h"
+#include "parquetry/iceberg_scan.h"
+#include "parquetry/reader.h"
+#include "parquetry/scan.h"
+
+namespace parquetry::bench {
+namespace {
+
+constexpr int64_t kNumDeletes = 1'000'000;
+
+std::string peers_dir() { return (std::filesystem::path(__FILE__).parent_path() / "peers").string(); }
+
+std::string node_binary() {
+  const char* env = std::getenv("PARQUETRY_NODE");
+  return env != nullptr && *env != '\0' ? env : "node";
+}
+
+// The delete file of `files` data files, written by DuckDB on first use.
+std::string ensure_delete_file(int64_t files) {
+  const std::string path =
+      data_dir() + "/deletes_" + std::to_string(kNumDeletes) + "_" + std::to_string(files) + ".parquet";
+  if (std::filesystem::exists(path)) return path;
+  const std::string command = node_binary() + " '" + peers_dir() + "/deletes_group_by.js' --data-dir '" +
+                              data_dir() + "' --files " + std::to_string(files) + " --deletes " +
+                              std::to_string(kNumDeletes) + " --write > /dev/null";
+  if (std::system(command.c_str()) != 0 || !std::filesystem::exists(path)) {
+    throw std::runtime_error("could not write " + path + " with DuckDB (" + command + ")");
+  }
+  return path;
+}
+
+// The index in the peer's result form: rows = data files, "cardinality"
+// count = total deletes, min/max = smallest and largest per-file count.
+ScanResult index_summary(const iceberg::PositionIndexMap& map) {
+  ColumnStats stats;
+  stats.name = "cardinality";
+  stats.kind = ValueKind::kInt64;
+  int64_t low = 0, high = 0;
+  for (size_t i = 0; i < map.size(); ++i) {
+    const int64_t c = map.index(i).cardinality();
+    stats.count += c;
+    low = i == 0 ? c : std::min(low, c);
+    high = i == 0 ? c : std::max(high, c);
+  }
+  if (!map.empty()) {
+    stats.min = low;
+    stats.max = high;
+  }
+  ScanResult result;
+  result.rows = int64_t(map.size());
+  result.columns.push_back(std::move(stats));
+  return result;
+}
+
+void delete_file_index(CaseContext& ctx) {
+  const std::string path = ensure_delete_file(ctx.param_int("files"));
+  iceberg::PositionIndexMap map;
+  ScanResult result;
+  ctx.measure([&] {
+    map = iceberg::read_position_delete_file(path);
+    benchmark::DoNotOptimize(map.size());
+    ctx.state().PauseTiming();  // freeing up to a million indexes is not indexing
+    result = index_summary(map);
+    map = iceberg::PositionIndexMap();
+    ctx.state().ResumeTiming();
+  });
+  ctx.set_result(std::move(result));
+}
+
+// --- merge-on-read over the taxi file -------------------------------------
+
+ValueKind kind_of(const DataType& type) {
+  switch (type.id) {
+    case TypeId::kFloat32:
+    case TypeId::kFloat64: return ValueKind::kDouble;
+    case TypeId::kString:
+    case TypeId::kLargeString: return ValueKind::kString;
+    case TypeId::kTimestamp: return ValueKind::kTimestamp;
+    default: return ValueKind::kInt64;
+  }
+}
+
+ScalarValue scalar_of(const ScanScalar& value, const DataType& type) {
+  if (const auto* v = std::get_if<int64_t>(&value)) {
+    if (type.id != TypeId::kTimestamp) return *v;
+    switch (type.unit) {
+      case ArrowTimeUnit::kSecond: return *v * 1000000;
+      case ArrowTimeUnit::kMilli: return *v * 1000;
+      case ArrowTimeUnit::kMicro: return *v;
+      case ArrowTimeUnit::kNano: return *v / 1000;
+    }
+  }
+  if (const auto* v = std::get_if<uint64_t>(&value)) return int64_t(*v);
+  if (const auto* v = std::get_if<double>(&value)) return *v;
+  if (const auto* v = std::get_if<std::string>(&value)) return *v;
+  return std::monostate{};
+}
+
+ScanResult result_of(const ScanSummary& summary) {
+  ScanResult result;
+  result.rows = summary.rows;
+  for (const ColumnScanSummary& column : summary.columns) {
+    ColumnStats stats;
+    stats.name = column.name;
+    stats.kind = kind_of(column.type);
+    stats.count = column.count;
+    stats.nulls = column.nulls;
+    stats.min = scalar_of(column.min, column.type);
+    stats.max = scalar_of(column.max, column.type);
+    result.columns.push_back(std::move(stats));
+  }
+  return result;
+}
+
+// `percent` of the rows, chosen uniformly at random with a fixed seed.
+iceberg::PositionDeleteIndex random_deletes(int64_t rows, int64_t percent) {
+  iceberg::PositionDeleteIndex deletes;
+  std::mt19937_64 rng(20260101 + uint64_t(percent));
+  std::vector<int64_t> chosen;
+  for (int64_t i = 0; i < rows; ++i) {
+    if (int64_t(rng() % 100) < percent) chosen.push_back(i);
+  }
+  deletes.add_many(chosen);
+  deletes.run_optimize();
+  return deletes;
+}
+
+ScanSummary fold(BatchReader& batches) {
+  ScanAccumulator accumulator(*batches.schema());
+  RecordBatch batch;
+  while (batches.next(batch)) accumulator.add(batch);
+  return accumulator.summary();
+}
+
+void taxi_scan(CaseContext& ctx, int64_t percent) {
+  const std::string path = datasets::duckdb_parquet_path(data_dir(), "taxi");
+  auto probe = FileReader::open(path);
+  const iceberg::PositionDeleteIndex deletes = random_deletes(probe->metadata().num_rows, percent);
+  ScanSummary summary;
+  ctx.measure([&] {
+    auto reader = FileReader::open(path);
+    if (percent == 0) {
+      auto batches = reader->batches();
+      summary = fold(*batches);
+    } else {
+      iceberg::MergeOnReadReader batches(*reader, deletes);
+      summary = fold(batches);
+    }
+    benchmark::DoNotOptimize(summary);
+  });
+  ctx.set_result(result_of(summary));
+}
+
+}  // namespace
+
+PARQUETRY_BENCH_CASE(mor_index_peer,
+                     set_table_peer("mor", "delete_file_index",
+                                    PeerSpec{"duckdb_group_by",
+                                             "deletes_group_by.js",
+                                             {"--data-dir", "{data_dir}", "--files", "{files}"}}));
+
+PARQUETRY_BENCH_CASE(mor_index,
+                     add_case("mor", "delete_file_index", "parquetry_to_position_indexes", delete_file_index)
+                         .param("files", {"1", "10", "100", "1000", "10000", "100000", "1000000"})
+                         .single_shot());
+
+PARQUETRY_BENCH_CASE(mor_scan_none, add_case("mor", "merge_on_read", "no_deletes", [](CaseContext& ctx) {
+                                      taxi_scan(ctx, 0);
+                                    }).baseline());
+
+PARQUETRY_BENCH_CASE(mor_scan_deleted,
+                     add_case("mor", "merge_on_read", "merge_on_read", [](CaseContext& ctx) {
+                       taxi_scan(ctx, ctx.param_int("deleted_percent"));
+                     }).param("deleted_percent", {"1", "10", "50"}));
+
+}  // namespace parquetry::bench
