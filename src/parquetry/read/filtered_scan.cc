@@ -9,6 +9,7 @@
 
 #include "parquetry/error.h"
 #include "parquetry/io.h"
+#include "parquetry/page/page_reader.h"
 #include "parquetry/read/bloom.h"
 #include "parquetry/read/predicate_bind.h"
 #include "parquetry/table/select.h"
@@ -156,6 +157,88 @@ struct FilteredScan::Impl {
     });
   }
 
+  // Every data page of the chunk is dictionary-encoded (per the page
+  // encoding stats), so the dictionary holds every value of the chunk.
+  static bool fully_dictionary_encoded(const ColumnMetaData& meta) {
+    if (meta.encoding_stats.empty() || !meta.dictionary_page_offset) return false;
+    for (const PageEncodingStats& stats : meta.encoding_stats) {
+      if (stats.page_type != PageType::DATA_PAGE && stats.page_type != PageType::DATA_PAGE_V2) continue;
+      if (stats.count > 0 && stats.encoding != Encoding::PLAIN_DICTIONARY &&
+          stats.encoding != Encoding::RLE_DICTIONARY) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // The PLAIN-encoded dictionary values of a chunk (byte arrays without
+  // their length prefix); nullopt when it cannot be read as expected.
+  std::optional<std::vector<std::string>> dictionary_values(const ColumnDescriptor& column,
+                                                            const ColumnMetaData& meta, int rg) {
+    ErrorLocation where;
+    where.file = path;
+    where.column = column.path;
+    where.row_group = rg;
+    PageReader pages(*source, meta, PageReaderOptions{}, where);
+    Page page;
+    if (!pages.next(page) || page.type != PageType::DICTIONARY_PAGE) return std::nullopt;
+    if (page.encoding != Encoding::PLAIN && page.encoding != Encoding::PLAIN_DICTIONARY) return std::nullopt;
+    stats.dictionary_bytes_read += int64_t(page.body.size());
+    std::vector<std::string> values;
+    const uint8_t* at = page.body.data();
+    const uint8_t* end = at + page.body.size();
+    size_t width = 0;
+    switch (column.physical_type) {
+      case Type::INT32:
+      case Type::FLOAT: width = 4; break;
+      case Type::INT64:
+      case Type::DOUBLE: width = 8; break;
+      case Type::FIXED_LEN_BYTE_ARRAY: width = size_t(column.type_length); break;
+      case Type::BYTE_ARRAY: break;
+      default: return std::nullopt;
+    }
+    for (int64_t i = 0; i < page.num_values; ++i) {
+      size_t size = width;
+      if (column.physical_type == Type::BYTE_ARRAY) {
+        if (end - at < 4) return std::nullopt;
+        uint32_t length;
+        std::memcpy(&length, at, 4);
+        at += 4;
+        size = length;
+      }
+      if (size_t(end - at) < size) return std::nullopt;
+      values.emplace_back(reinterpret_cast<const char*>(at), size);
+      at += size;
+    }
+    return values;
+  }
+
+  bool excluded_by_dictionary(int rg) {
+    const RowGroup& group = metadata().row_groups[size_t(rg)];
+    return excluded(filter, [&](const Predicate& leaf) {
+      if (leaf.kind != Predicate::Kind::kCompare && leaf.kind != Predicate::Kind::kIn) return false;
+      if (leaf.kind == Predicate::Kind::kCompare && leaf.op != CompareOp::kEq) return false;
+      const ColumnDescriptor& column = leaf_column(leaf.column);
+      const ColumnChunk& chunk = group.columns.at(size_t(column.index));
+      if (!chunk.meta_data || !fully_dictionary_encoded(*chunk.meta_data)) return false;
+      // Floats: -0.0 equals +0.0 but their bytes differ; leave them to the statistics.
+      if (column.physical_type == Type::FLOAT || column.physical_type == Type::DOUBLE) return false;
+      std::vector<std::string> wanted;
+      for (const Literal& value : leaf.values) {
+        if (value.kind == Literal::Kind::kNull) continue;
+        std::optional<std::string> plain = plain_encode_literal(column, value);
+        if (!plain) return false;
+        wanted.push_back(std::move(*plain));
+      }
+      std::optional<std::vector<std::string>> values = dictionary_values(column, *chunk.meta_data, rg);
+      if (!values) return false;
+      for (const std::string& value : *values) {
+        if (std::find(wanted.begin(), wanted.end(), value) != wanted.end()) return false;
+      }
+      return true;
+    });
+  }
+
   // Row ranges of pages whose column-index bounds may satisfy `p`.
   std::vector<RowRange> page_candidates(const Predicate& p, int rg,
                                         std::map<int32_t, std::pair<ColumnIndex, OffsetIndex>>& cache) {
@@ -279,6 +362,11 @@ struct FilteredScan::Impl {
       stats.rows_total += rows;
       if (options.use_statistics && excluded_by_statistics(rg)) {
         ++stats.row_groups_pruned_statistics;
+        stats.bytes_pruned_row_groups += projected_bytes(rg);
+        continue;
+      }
+      if (options.use_dictionary && excluded_by_dictionary(rg)) {
+        ++stats.row_groups_pruned_dictionary;
         stats.bytes_pruned_row_groups += projected_bytes(rg);
         continue;
       }
