@@ -22,6 +22,17 @@ using encoding::extend;
 
 namespace {
 
+// Decoded values of one page never need more than this; a page claiming
+// more (a lying count times a lying width) is refused before allocating.
+constexpr int64_t kMaxDecodedPageBytes = int64_t(1) << 31;
+
+void check_decoded_size(int64_t count, int64_t width) {
+  if (count < 0 || (width > 0 && count > kMaxDecodedPageBytes / width)) {
+    throw_limit("page would decode to more than 2 GiB (" + std::to_string(count) + " values of " +
+                std::to_string(width) + " bytes)");
+  }
+}
+
 [[noreturn]] void too_short(const char* what, int64_t count, size_t available) {
   throw_corrupt(std::string(what) + ": " + std::to_string(count) + " values do not fit in " +
                 std::to_string(available) + " bytes");
@@ -126,6 +137,7 @@ void gather(const LeafSpec& spec, const uint32_t* indices, int64_t count, const 
   switch (spec.layout()) {
     case PhysicalLayout::kFixed: {
       const size_t width = size_t(spec.width());
+      check_decoded_size(count, int64_t(width));
       uint8_t* out = extend(values, size_t(count) * width);
       const uint8_t* dict = dictionary_values.data();
       // Validate first (a vectorised max), then gather with no per-value
@@ -221,6 +233,9 @@ void decode_other(const LeafSpec& spec, Encoding encoding, std::span<const uint8
       if (spec.layout() == PhysicalLayout::kBinary) {
         decoded = decoder.decode(*offsets, values, count);
       } else if (spec.physical_type == Type::FIXED_LEN_BYTE_ARRAY) {
+        if (decoder.total_values() < count)
+          throw_corrupt("DELTA_BYTE_ARRAY section holds fewer values than the page");
+        check_decoded_size(count, spec.width());
         decoded =
             decoder.decode_fixed(extend(values, size_t(count) * size_t(spec.width())), spec.width(), count);
       } else {
@@ -232,6 +247,8 @@ void decode_other(const LeafSpec& spec, Encoding encoding, std::span<const uint8
     case Encoding::BYTE_STREAM_SPLIT: {
       if (spec.layout() != PhysicalLayout::kFixed || spec.physical_type == Type::INT96) break;
       encoding::ByteStreamSplitDecoder decoder(data, spec.width());
+      if (decoder.total_values() < count)
+        throw_corrupt("BYTE_STREAM_SPLIT section holds fewer values than the page");
       if (decoder.decode(extend(values, size_t(count) * size_t(spec.width())), count) != count) {
         throw_corrupt("BYTE_STREAM_SPLIT section holds fewer values than the page");
       }
