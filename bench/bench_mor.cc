@@ -20,6 +20,7 @@
 #include "parquetry/iceberg_scan.h"
 #include "parquetry/reader.h"
 #include "parquetry/scan.h"
+#include "scan_summary_result.h"
 
 namespace parquetry::bench {
 namespace {
@@ -87,49 +88,6 @@ void delete_file_index(CaseContext& ctx) {
 
 // --- merge-on-read over the taxi file -------------------------------------
 
-ValueKind kind_of(const DataType& type) {
-  switch (type.id) {
-    case TypeId::kFloat32:
-    case TypeId::kFloat64: return ValueKind::kDouble;
-    case TypeId::kString:
-    case TypeId::kLargeString: return ValueKind::kString;
-    case TypeId::kTimestamp: return ValueKind::kTimestamp;
-    default: return ValueKind::kInt64;
-  }
-}
-
-ScalarValue scalar_of(const ScanScalar& value, const DataType& type) {
-  if (const auto* v = std::get_if<int64_t>(&value)) {
-    if (type.id != TypeId::kTimestamp) return *v;
-    switch (type.unit) {
-      case ArrowTimeUnit::kSecond: return *v * 1000000;
-      case ArrowTimeUnit::kMilli: return *v * 1000;
-      case ArrowTimeUnit::kMicro: return *v;
-      case ArrowTimeUnit::kNano: return *v / 1000;
-    }
-  }
-  if (const auto* v = std::get_if<uint64_t>(&value)) return int64_t(*v);
-  if (const auto* v = std::get_if<double>(&value)) return *v;
-  if (const auto* v = std::get_if<std::string>(&value)) return *v;
-  return std::monostate{};
-}
-
-ScanResult result_of(const ScanSummary& summary) {
-  ScanResult result;
-  result.rows = summary.rows;
-  for (const ColumnScanSummary& column : summary.columns) {
-    ColumnStats stats;
-    stats.name = column.name;
-    stats.kind = kind_of(column.type);
-    stats.count = column.count;
-    stats.nulls = column.nulls;
-    stats.min = scalar_of(column.min, column.type);
-    stats.max = scalar_of(column.max, column.type);
-    result.columns.push_back(std::move(stats));
-  }
-  return result;
-}
-
 // `percent` of the rows, chosen uniformly at random with a fixed seed.
 iceberg::PositionDeleteIndex random_deletes(int64_t rows, int64_t percent) {
   iceberg::PositionDeleteIndex deletes;
@@ -166,7 +124,7 @@ void taxi_scan(CaseContext& ctx, int64_t percent) {
     }
     benchmark::DoNotOptimize(summary);
   });
-  ctx.set_result(result_of(summary));
+  ctx.set_result(to_scan_result(summary));
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "harness.h"
 #include "parquetry/filtered_scan.h"
 #include "parquetry/scan.h"
+#include "scan_summary_result.h"
 
 namespace parquetry::bench {
 namespace {
@@ -24,54 +25,6 @@ const std::map<std::string, std::string>& filters() {
       {"fare_gt_0", "fare_amount > 0"},
   };
   return kFilters;
-}
-
-ValueKind kind_of(const DataType& type) {
-  switch (type.id) {
-    case TypeId::kFloat32:
-    case TypeId::kFloat64: return ValueKind::kDouble;
-    case TypeId::kString:
-    case TypeId::kLargeString: return ValueKind::kString;
-    case TypeId::kTimestamp: return ValueKind::kTimestamp;
-    default: return ValueKind::kInt64;
-  }
-}
-
-int64_t to_micros(int64_t value, ArrowTimeUnit unit) {
-  switch (unit) {
-    case ArrowTimeUnit::kSecond: return value * 1000000;
-    case ArrowTimeUnit::kMilli: return value * 1000;
-    case ArrowTimeUnit::kMicro: return value;
-    case ArrowTimeUnit::kNano: return value / 1000;
-  }
-  return value;
-}
-
-ScalarValue to_scalar(const ScanScalar& value, const DataType& type) {
-  if (std::holds_alternative<int64_t>(value)) {
-    int64_t v = std::get<int64_t>(value);
-    return type.id == TypeId::kTimestamp ? to_micros(v, type.unit) : v;
-  }
-  if (std::holds_alternative<uint64_t>(value)) return int64_t(std::get<uint64_t>(value));
-  if (std::holds_alternative<double>(value)) return std::get<double>(value);
-  if (std::holds_alternative<std::string>(value)) return std::get<std::string>(value);
-  return std::monostate{};
-}
-
-ScanResult to_scan_result(const ScanSummary& summary) {
-  ScanResult result;
-  result.rows = summary.rows;
-  for (const ColumnScanSummary& column : summary.columns) {
-    ColumnStats stats;
-    stats.name = column.name;
-    stats.kind = kind_of(column.type);
-    stats.count = column.count;
-    stats.nulls = column.nulls;
-    stats.min = to_scalar(column.min, column.type);
-    stats.max = to_scalar(column.max, column.type);
-    result.columns.push_back(std::move(stats));
-  }
-  return result;
 }
 
 void filtered_scan(CaseContext& ctx) {
