@@ -359,6 +359,12 @@ std::unique_ptr<FileReader> FileReader::open(const std::string& path, ReaderOpti
 std::unique_ptr<FileReader> FileReader::open(std::shared_ptr<RandomAccessSource> source,
                                              ReaderOptions options) {
   if (options.batch_size <= 0) throw_invalid("batch_size must be positive");
+  // A batch is one allocation per column; the limit keeps a caller-supplied
+  // size (often read from configuration) from asking for an unbounded one.
+  if (options.batch_size > options.limits.max_rows_per_batch) {
+    throw_limit("batch_size " + std::to_string(options.batch_size) + " exceeds Limits::max_rows_per_batch (" +
+                std::to_string(options.limits.max_rows_per_batch) + ")");
+  }
   auto impl = std::make_unique<Impl>();
   impl->source = std::move(source);
   impl->options = std::move(options);
