@@ -30,6 +30,7 @@
 // the member's own.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -237,6 +238,18 @@ struct MemberTraits<std::vector<X>> {
   }
 };
 
+/// A member type without its std::optional.
+template <typename M>
+struct Unwrapped {
+  using type = M;
+  static constexpr bool kOptional = false;
+};
+template <typename X>
+struct Unwrapped<std::optional<X>> {
+  using type = X;
+  static constexpr bool kOptional = true;
+};
+
 /// The array a dotted path names in a batch, and the struct arrays above it
 /// (whose nulls make the leaf null). Row r of the batch is row r + shift of `leaf`.
 struct ResolvedColumn {
@@ -298,17 +311,52 @@ class MemberField final : public RecordField<T> {
   void read(const typed_detail::ResolvedColumn& column, int64_t begin, int64_t count,
             T* rows) const override {
     const ArrayData& a = *column.leaf;
-    if constexpr (typed_detail::native_id<M>() != TypeId::kNull && !std::is_same_v<M, bool>) {
-      // The member's own type and no struct nulls above: copy from the buffer.
-      if (a.type->id == typed_detail::native_id<M>() && column.ancestors.empty()) {
-        const M* values = reinterpret_cast<const M*>(a.buffers[1].data) + a.offset + column.shift + begin;
-        if (a.null_count > 0) {
+    using Value = typename typed_detail::Unwrapped<M>::type;
+    constexpr bool kOptional = typed_detail::Unwrapped<M>::kOptional;
+    // Fast paths: the column stores the member's own type and no struct
+    // above it has nulls, so values are read straight from the buffers.
+    if (column.ancestors.empty()) {
+      const int64_t first = a.offset + column.shift + begin;  // physical index of row `begin`
+      const uint8_t* validity = a.null_count > 0 ? a.buffers[0].data : nullptr;
+      if constexpr (typed_detail::native_id<Value>() != TypeId::kNull && !std::is_same_v<Value, bool>) {
+        if (a.type->id == typed_detail::native_id<Value>()) {
+          const Value* values = reinterpret_cast<const Value*>(a.buffers[1].data) + first;
           for (int64_t i = 0; i < count; ++i) {
-            if (!a.is_valid(column.shift + begin + i)) null_into_required(begin + i);
+            if (validity && !((validity[(first + i) >> 3] >> ((first + i) & 7)) & 1)) {
+              if constexpr (kOptional) {
+                (rows[i].*member_).reset();
+                continue;
+              } else {
+                null_into_required(begin + i);
+              }
+            }
+            rows[i].*member_ = values[i];
           }
+          return;
         }
-        for (int64_t i = 0; i < count; ++i) rows[i].*member_ = values[i];
-        return;
+      }
+      if constexpr (std::is_same_v<Value, std::string>) {
+        if (a.type->id == TypeId::kString || a.type->id == TypeId::kBinary) {
+          const int32_t* offsets = reinterpret_cast<const int32_t*>(a.buffers[1].data) + first;
+          const char* data = reinterpret_cast<const char*>(a.buffers[2].data);
+          for (int64_t i = 0; i < count; ++i) {
+            if (validity && !((validity[(first + i) >> 3] >> ((first + i) & 7)) & 1)) {
+              if constexpr (kOptional) {
+                (rows[i].*member_).reset();
+                continue;
+              } else {
+                null_into_required(begin + i);
+              }
+            }
+            const int32_t from = offsets[i];
+            if constexpr (kOptional) {
+              (rows[i].*member_).emplace().assign(data + from, size_t(offsets[i + 1] - from));
+            } else {
+              (rows[i].*member_).assign(data + from, size_t(offsets[i + 1] - from));
+            }
+          }
+          return;
+        }
       }
     }
     for (int64_t i = 0; i < count; ++i) {
@@ -361,6 +409,10 @@ class RecordLayout {
 struct TypedReaderOptions {
   Predicate filter;  ///< rows for which it is false are skipped (pruning as in FilteredScan)
   int threads = 1;
+  /// Most records next_batch() returns. Members are filled column by column,
+  /// so a slice of records should stay in cache: 1024 records of a few
+  /// hundred bytes fill ~300 KiB.
+  int64_t batch_rows = 1024;
 };
 
 /// Reads T values from a file: only the layout's columns are read.
@@ -373,7 +425,8 @@ class TypedReader {
     for (const auto& f : layout.fields()) scan.columns.push_back(f->path());
     scan.filter = std::move(options.filter);
     scan.threads = options.threads;
-    std::unique_ptr<TypedReader> reader(new TypedReader(std::move(layout)));
+    if (options.batch_rows <= 0) throw_invalid("batch_rows must be positive");
+    std::unique_ptr<TypedReader> reader(new TypedReader(std::move(layout), options.batch_rows));
     try {
       reader->scan_ = FilteredScan::open(path, std::move(scan));
     } catch (const Error& e) {
@@ -392,33 +445,44 @@ class TypedReader {
     return reader;
   }
 
-  /// Replaces `out` with the next batch of records; false at the end.
+  /// Replaces `out` with the next records (at most `TypedReaderOptions::batch_rows`); false at the end.
   bool next_batch(std::vector<T>& out) {
-    RecordBatch batch;
-    if (!scan_->next(batch)) return false;
-    out.resize(size_t(batch.num_rows));
-    for (const auto& f : layout_.fields()) {
-      f->read(typed_detail::resolve_path(batch, f->path()), 0, batch.num_rows, out.data());
+    while (position_ >= batch_.num_rows) {
+      if (!scan_->next(batch_)) return false;
+      position_ = 0;
+      columns_.clear();
+      for (const auto& f : layout_.fields())
+        columns_.push_back(typed_detail::resolve_path(batch_, f->path()));
     }
+    const int64_t count = std::min(batch_rows_, batch_.num_rows - position_);
+    out.resize(size_t(count));
+    const auto& fields = layout_.fields();
+    for (size_t f = 0; f < fields.size(); ++f) fields[f]->read(columns_[f], position_, count, out.data());
+    position_ += count;
     return true;
   }
 
   /// The next record; false at the end.
   bool next(T& out) {
-    while (position_ >= buffered_.size()) {
+    while (buffered_position_ >= buffered_.size()) {
       if (!next_batch(buffered_)) return false;
-      position_ = 0;
+      buffered_position_ = 0;
     }
-    out = std::move(buffered_[position_++]);
+    out = std::move(buffered_[buffered_position_++]);
     return true;
   }
 
  private:
-  explicit TypedReader(RecordLayout<T> layout) : layout_(std::move(layout)) {}
+  TypedReader(RecordLayout<T> layout, int64_t batch_rows)
+      : layout_(std::move(layout)), batch_rows_(batch_rows) {}
   RecordLayout<T> layout_;
+  int64_t batch_rows_;
   std::unique_ptr<FilteredScan> scan_;
-  std::vector<T> buffered_;
-  size_t position_ = 0;
+  RecordBatch batch_;  // the scan's current batch, handed out in slices
+  std::vector<typed_detail::ResolvedColumn> columns_;
+  int64_t position_ = 0;
+  std::vector<T> buffered_;  // for next()
+  size_t buffered_position_ = 0;
 };
 
 /// Writes T values to a file through FileWriter (atomic, bounded memory).
