@@ -18,6 +18,7 @@
 #include "parquetry/iceberg.h"
 #include "parquetry/io.h"
 #include "parquetry/metadata.h"
+#include "parquetry/page/page_reader.h"
 #include "parquetry/schema.h"
 #include "parquetry/variant.h"
 #include "parquetry/variant_json.h"
