@@ -78,6 +78,16 @@ TEST(BitUnpack, RejectsWidthTooWideForOutput) {
   EXPECT_THROW(unpack<uint32_t>(in, -1, out32, 1), Error);
 }
 
+// Found by the page fuzzer: copying fewer than 8 aligned bits into an empty
+// (null) bitmap passed a null pointer to memcpy, undefined even for 0 bytes.
+TEST(Bitmap, CopyOfZeroWholeBytesAcceptsNullPointers) {
+  EXPECT_EQ(copy_bits(nullptr, 0, nullptr, 0, 0), 0);
+  const uint8_t src[1] = {0x05};
+  uint8_t dst[1] = {0};
+  EXPECT_EQ(copy_bits(src, 0, dst, 0, 3), 2);
+  EXPECT_EQ(dst[0], 0x05);
+}
+
 TEST(Bitmap, CopyFillAndCountAtEveryOffset) {
   std::mt19937 rng(7);
   std::vector<uint8_t> src(40);

@@ -219,7 +219,9 @@ int64_t copy_bits(const uint8_t* src, int64_t src_pos, uint8_t* dst, int64_t dst
     int64_t whole = n >> 3;
     const uint8_t* s = src + (src_pos >> 3);
     uint8_t* d = dst + (dst_pos >> 3);
-    std::memcpy(d, s, size_t(whole));
+    // memcpy's pointers must be valid even for 0 bytes; an empty output
+    // buffer has none.
+    if (whole > 0) std::memcpy(d, s, size_t(whole));
     int64_t i = 0;
     for (; i + 8 <= whole; i += 8) set += std::popcount(bits::load<uint64_t>(s + i));
     for (; i < whole; ++i) set += std::popcount(unsigned(s[i]));
