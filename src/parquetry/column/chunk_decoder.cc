@@ -1,5 +1,6 @@
 #include "parquetry/column/chunk_decoder.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -178,8 +179,14 @@ void ChunkDecoder::decode_values(const Page& page, std::span<const uint8_t> data
                                  ChunkValues& out) {
   Buffer* offsets = out.offsets.get();
   const bool first_values = out.num_values == 0 && !out.values_view;
-  if (page.encoding == Encoding::PLAIN && first_values && page.body_owner &&
-      spec_.layout() == PhysicalLayout::kFixed && spec_.width() > 0) {
+  // Arrays are read through typed pointers, so a view must sit at the
+  // value's natural alignment; values behind levels of odd length often do
+  // not, and are copied instead.
+  const int32_t width = spec_.width();
+  const uintptr_t alignment = (width > 0 && (width & (width - 1)) == 0) ? uintptr_t(std::min(width, 8)) : 1;
+  const bool aligned = reinterpret_cast<uintptr_t>(data.data()) % alignment == 0;
+  if (page.encoding == Encoding::PLAIN && first_values && page.body_owner && aligned &&
+      spec_.layout() == PhysicalLayout::kFixed && width > 0) {
     // Keep the values where decompression put them; copied only if another page follows.
     const size_t need = size_t(count) * size_t(spec_.width());
     if (need > data.size())
