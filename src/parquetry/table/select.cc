@@ -1,5 +1,6 @@
 #include "parquetry/table/select.h"
 
+#include <bit>
 #include <cstring>
 #include <string>
 
@@ -15,8 +16,35 @@ int64_t total_length(std::span<const RowRange> ranges) {
   return total;
 }
 
+// Copies n bits of src from src_pos to dst at dst_pos: a byte at a time
+// once dst is byte-aligned, since selections keep long runs of rows.
 void copy_bits(const uint8_t* src, int64_t src_pos, uint8_t* dst, int64_t dst_pos, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) bits::set_bit_to(dst, dst_pos + i, bits::get_bit(src, src_pos + i));
+  while (n > 0 && (dst_pos & 7) != 0) {
+    bits::set_bit_to(dst, dst_pos++, bits::get_bit(src, src_pos++));
+    --n;
+  }
+  const int64_t whole = n >> 3;
+  uint8_t* d = dst + (dst_pos >> 3);
+  const uint8_t* s = src + (src_pos >> 3);
+  const int shift = int(src_pos & 7);
+  if (shift == 0) {
+    if (whole > 0) std::memcpy(d, s, size_t(whole));
+  } else {
+    // Byte i of the output spans source bytes i and i + 1, both inside the
+    // source bitmap because the bits run to src_pos + 8 * whole - 1.
+    for (int64_t i = 0; i < whole; ++i) d[i] = uint8_t((s[i] >> shift) | (s[i + 1] << (8 - shift)));
+  }
+  src_pos += whole * 8;
+  dst_pos += whole * 8;
+  for (int64_t i = 0; i < (n & 7); ++i) bits::set_bit_to(dst, dst_pos + i, bits::get_bit(src, src_pos + i));
+}
+
+int64_t count_set(const uint8_t* bitmap, int64_t n) {
+  int64_t set = 0;
+  int64_t i = 0;
+  for (; i + 64 <= n; i += 64) set += std::popcount(bits::load<uint64_t>(bitmap + (i >> 3)));
+  for (; i < n; ++i) set += bits::get_bit(bitmap, i);
+  return set;
 }
 
 Buffer zeroed(size_t bytes) {
@@ -36,9 +64,7 @@ BufferRef select_validity(const ArrayData& a, std::span<const RowRange> ranges, 
     copy_bits(a.buffers[0].data, a.offset + r.begin, out.data(), pos, r.length());
     pos += r.length();
   }
-  int64_t valid = 0;
-  for (int64_t i = 0; i < total; ++i) valid += bits::get_bit(out.data(), i);
-  *nulls = total - valid;
+  *nulls = total - count_set(out.data(), total);
   if (*nulls == 0) return {};
   return BufferRef::adopt(std::move(out));
 }
