@@ -2,6 +2,8 @@
 // from the public files (nested ones included).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -10,6 +12,7 @@
 #include "parquetry/reader.h"
 #include "parquetry/table/json_values.h"
 #include "parquetry/table/select.h"
+#include "parquetry/util/bit_util.h"
 #include "test_support.h"
 
 namespace parquetry {
@@ -47,6 +50,49 @@ TEST(SelectRanges, SelectedRowsEqualTheOriginalRows) {
         for (int64_t i = 0; i + 1 < n; ++i) EXPECT_EQ(row_json(rest, i), row_json(batch, i + 1));
       }
     }
+  }
+}
+
+// Long random runs at every bit phase: the byte-at-a-time bit copy must
+// match bit-by-bit selection for validity and boolean values.
+TEST(SelectRanges, BooleanAndValidityBitsOfRandomRuns) {
+  std::mt19937 rng(11);
+  for (int round = 0; round < 20; ++round) {
+    const int64_t n = 2000 + int64_t(rng() % 300);
+    Buffer validity(size_t(bits::bytes_for_bits(n)));
+    Buffer values(size_t(bits::bytes_for_bits(n)));
+    for (size_t i = 0; i < validity.size(); ++i) validity.data()[i] = uint8_t(rng() | 0x11);
+    for (size_t i = 0; i < values.size(); ++i) values.data()[i] = uint8_t(rng());
+    auto array = std::make_shared<ArrayData>();
+    array->type = std::make_shared<DataType>(DataType::make(TypeId::kBool));
+    array->length = n - 3;
+    array->offset = 3;  // a source phase other than 0
+    int64_t nulls = 0;
+    for (int64_t i = 0; i < array->length; ++i) nulls += !bits::get_bit(validity.data(), 3 + i);
+    array->null_count = nulls;
+    array->buffers = {BufferRef::adopt(std::move(validity)), BufferRef::adopt(std::move(values))};
+    std::vector<RowRange> ranges;
+    for (int64_t at = int64_t(rng() % 5); at < array->length;) {
+      const int64_t length = std::min<int64_t>(1 + int64_t(rng() % 90), array->length - at);
+      ranges.push_back({at, at + length});
+      at += length + int64_t(rng() % 7);
+    }
+    const auto picked = select_ranges(*array, ranges);
+    int64_t k = 0;
+    int64_t picked_nulls = 0;
+    for (const RowRange& r : ranges) {
+      for (int64_t i = r.begin; i < r.end; ++i, ++k) {
+        ASSERT_EQ(picked->is_valid(k), array->is_valid(i)) << "round " << round << " row " << i;
+        picked_nulls += !array->is_valid(i);
+        if (array->is_valid(i)) {
+          ASSERT_EQ(bits::get_bit(picked->buffers[1].data, picked->offset + k),
+                    bits::get_bit(array->buffers[1].data, array->offset + i))
+              << "round " << round << " row " << i;
+        }
+      }
+    }
+    EXPECT_EQ(picked->length, k);
+    EXPECT_EQ(picked->null_count, picked_nulls);
   }
 }
 
