@@ -2,6 +2,9 @@
 // every value of every column of the DuckDB-written taxi and metrics files
 // and fold it into count/min/max (lists: element count and sum). The harness
 // checks the fold against DuckDB's aggregate query before the time counts.
+// parquetry_columnar gathers every value; parquetry_dictionary reads
+// dictionary-encoded chunks as dictionary arrays and folds min/max per used
+// dictionary entry (ReaderOptions::dictionary_arrays).
 #include "datasets.h"
 #include "harness.h"
 #include "parquetry/reader.h"
@@ -11,10 +14,11 @@
 namespace parquetry::bench {
 namespace {
 
-void columnar_full_scan(CaseContext& ctx) {
+void full_scan(CaseContext& ctx, bool dictionary_arrays) {
   const std::string path = datasets::duckdb_parquet_path(data_dir(), ctx.param("dataset"));
   ReaderOptions options;
   options.threads = int(ctx.param_int("threads"));
+  options.dictionary_arrays = dictionary_arrays;
   ScanSummary summary;
   ctx.measure([&] {
     summary = scan_file(path, options);
@@ -23,10 +27,17 @@ void columnar_full_scan(CaseContext& ctx) {
   ctx.set_result(to_scan_result(summary));
 }
 
+void columnar_full_scan(CaseContext& ctx) { full_scan(ctx, false); }
+void dictionary_full_scan(CaseContext& ctx) { full_scan(ctx, true); }
+
 }  // namespace
 
 PARQUETRY_BENCH_CASE(reader_columnar_full_scan,
                      add_case("reader", "full_scan", "parquetry_columnar", columnar_full_scan)
+                         .param("dataset", {"taxi", "metrics"})
+                         .param("threads", {"1", "2"}));
+PARQUETRY_BENCH_CASE(reader_dictionary_full_scan,
+                     add_case("reader", "full_scan", "parquetry_dictionary", dictionary_full_scan)
                          .param("dataset", {"taxi", "metrics"})
                          .param("threads", {"1", "2"}));
 

@@ -3,7 +3,8 @@
 // against DuckDB's same aggregate query with the WHERE clause. Selective
 // filters (one pickup zone, rare payment types, one day of pickups) show
 // what pruning and late materialization save; `fare_amount > 0` keeps almost
-// every row and shows their overhead.
+// every row and shows their overhead. The _dictionary case outputs
+// dictionary-encoded columns as dictionary arrays (no gather of values).
 #include <map>
 
 #include "datasets.h"
@@ -27,9 +28,10 @@ const std::map<std::string, std::string>& filters() {
   return kFilters;
 }
 
-void filtered_scan(CaseContext& ctx) {
+void filtered_scan(CaseContext& ctx, bool dictionary_arrays) {
   const std::string path = datasets::duckdb_parquet_path(data_dir(), "taxi");
   FilteredScanOptions options;
+  options.dictionary_arrays = dictionary_arrays;
   options.threads = int(ctx.param_int("threads"));
   options.filter = parse_predicate(filters().at(ctx.param("filter")));
   ScanSummary summary;
@@ -43,10 +45,17 @@ void filtered_scan(CaseContext& ctx) {
   ctx.set_result(to_scan_result(summary));
 }
 
+void values_scan(CaseContext& ctx) { filtered_scan(ctx, false); }
+void dictionary_scan(CaseContext& ctx) { filtered_scan(ctx, true); }
+
 }  // namespace
 
 PARQUETRY_BENCH_CASE(scan_filtered_scan,
-                     add_case("scan", "filtered_scan", "parquetry_filtered", filtered_scan)
+                     add_case("scan", "filtered_scan", "parquetry_filtered", values_scan)
+                         .param("filter", {"pu_132", "payment_3_4", "one_day", "fare_gt_0"})
+                         .param("threads", {"1", "2"}));
+PARQUETRY_BENCH_CASE(scan_filtered_scan_dictionary,
+                     add_case("scan", "filtered_scan", "parquetry_filtered_dictionary", dictionary_scan)
                          .param("filter", {"pu_132", "payment_3_4", "one_day", "fare_gt_0"})
                          .param("threads", {"1", "2"}));
 PARQUETRY_BENCH_CASE(scan_filtered_scan_peer,

@@ -46,6 +46,9 @@ struct FilteredScanOptions {
   bool late_materialization = true;
   double dense_fraction = 0.5;
   bool use_mmap = true;
+  /// Output dictionary-encoded columns as dictionary arrays (see
+  /// ReaderOptions::dictionary_arrays); predicates use them internally always.
+  bool dictionary_arrays = false;
 };
 
 /// What each pruning level removed (cumulative over the scan).

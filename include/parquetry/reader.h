@@ -46,6 +46,13 @@ struct ReaderOptions {
   /// 1677..2262; Spark files may hold instants outside that range, which
   /// microseconds represent exactly.
   ArrowTimeUnit int96_unit = ArrowTimeUnit::kNano;
+  /// Read top-level, non-boolean columns whose every chunk the footer shows
+  /// dictionary-encoded as Arrow dictionary arrays (int32 indices + that row
+  /// group's dictionary) instead of gathering the values: no per-value copy,
+  /// and consumers can work per distinct value. Their fields' type becomes
+  /// dictionary<value type>. A chunk that turns out to hold other pages after
+  /// all still reads correctly (its values become its own dictionary).
+  bool dictionary_arrays = false;
   Limits limits;
 };
 

@@ -22,6 +22,7 @@ struct ScanOptions {
   bool json = false;
   std::string where;  // a predicate (parse_predicate syntax); empty = every row
   bool explain = false;
+  bool dictionary = false;  // dictionary-encoded columns as dictionary arrays
 };
 
 std::vector<std::string> split_columns(const std::string& text) {
@@ -60,6 +61,7 @@ void run_scan(const ScanOptions& options) {
   ReaderOptions reader_options;
   reader_options.columns = split_columns(options.columns);
   reader_options.threads = options.threads;
+  reader_options.dictionary_arrays = options.dictionary;
   auto start = std::chrono::steady_clock::now();
   ScanSummary summary;
   std::string explanation;
@@ -68,6 +70,7 @@ void run_scan(const ScanOptions& options) {
     FilteredScanOptions scan_options;
     scan_options.columns = reader_options.columns;
     scan_options.threads = options.threads;
+    scan_options.dictionary_arrays = options.dictionary;
     if (!options.where.empty()) scan_options.filter = parse_predicate(options.where);
     auto scan = FilteredScan::open(options.path, scan_options);
     ScanAccumulator accumulator(*scan->schema());
@@ -132,6 +135,9 @@ CommandRegistration scan_command(40, [](CLI::App& app) {
   command->add_flag("--explain", options->explain,
                     "print what was pruned: row groups by statistics/Bloom filter, pages, bytes not read");
   command->add_flag("--json", options->json, R"(print {"rows": N, "columns": {...}, "ms": T})");
+  command->add_flag("--dictionary", options->dictionary,
+                    "read dictionary-encoded columns as dictionary arrays and fold min/max per dictionary "
+                    "entry instead of per value");
   command->callback([options]() { run_scan(*options); });
 });
 

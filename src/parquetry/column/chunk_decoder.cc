@@ -52,6 +52,10 @@ void ChunkDecoder::decode(PageReader* pages_or_null, int64_t expected_levels, Ch
   out.null_count = 0;
   out.data_pages = 0;
   out.values_view = BufferRef{};
+  out.dictionary_values.reset();
+  out.dictionary_offsets.reset();
+  out.dictionary_size = 0;
+  gathered_fallback_ = false;
   // Reserve from the declared count, but never trust it for more than a
   // bounded up-front allocation: buffers grow as pages prove their content.
   const int64_t reserve_levels = std::min<int64_t>(check_count ? expected_levels : 0, int64_t(1) << 22);
@@ -81,7 +85,10 @@ void ChunkDecoder::decode(PageReader* pages_or_null, int64_t expected_levels, Ch
 
   // A chunk without values (an empty row group) has nothing worth parsing;
   // some writers leave its page offsets pointing anywhere.
-  if (expected_levels == 0) return;
+  if (expected_levels == 0) {
+    finish_dictionary_output(out);
+    return;
+  }
   if (pages_or_null == nullptr) throw_invalid("column chunk with values but no page reader");
   PageReader& pages = *pages_or_null;
   Page page;
@@ -105,6 +112,60 @@ void ChunkDecoder::decode(PageReader* pages_or_null, int64_t expected_levels, Ch
                 "column chunk declares " + std::to_string(expected_levels) + " values but its pages hold " +
                     std::to_string(out.num_levels),
                 pages.where());
+  }
+  finish_dictionary_output(out);
+}
+
+void ChunkDecoder::finish_dictionary_output(ChunkValues& out) {
+  if (!spec_.dictionary_indices) return;
+  const bool binary = spec_.layout() == PhysicalLayout::kBinary;
+  if (gathered_fallback_) {
+    // The dense values become the dictionary; each row points at its own.
+    out.materialize();
+    out.dictionary_values = std::move(out.values);
+    out.dictionary_offsets = binary ? std::move(out.offsets) : nullptr;
+    out.dictionary_size = out.num_values;
+    out.values = std::make_shared<Buffer>(size_t(out.num_values) * 4);
+    int32_t* indices = out.values->as<int32_t>();
+    for (int64_t i = 0; i < out.num_values; ++i) indices[i] = int32_t(i);
+    out.offsets.reset();
+    return;
+  }
+  // The dictionary moves to the output (arrays keep it); the next chunk decodes a fresh one.
+  out.dictionary_values =
+      std::make_shared<Buffer>(has_dictionary_ ? std::move(dictionary_values_) : Buffer());
+  dictionary_values_ = Buffer();
+  if (binary) {
+    out.dictionary_offsets =
+        std::make_shared<Buffer>(has_dictionary_ ? std::move(dictionary_offsets_) : Buffer());
+    dictionary_offsets_ = Buffer();
+    if (out.dictionary_offsets->empty()) {
+      int32_t zero = 0;
+      out.dictionary_offsets->append(&zero, 4);
+    }
+  }
+  out.dictionary_size = has_dictionary_ ? dictionary_size_ : 0;
+  out.offsets.reset();
+}
+
+// A chunk read as dictionary indices met a page of another encoding: the
+// indices kept so far become values, and the chunk continues as values.
+void ChunkDecoder::gather_kept_indices(ChunkValues& out) {
+  gathered_fallback_ = true;
+  const int64_t kept = out.num_values;
+  indices_.resize(size_t(kept) * 4);
+  if (kept > 0) std::memcpy(indices_.data(), out.values->data(), size_t(kept) * 4);
+  Buffer& values = writable(out.values);
+  values.clear();
+  if (out.offsets) {
+    Buffer& offsets = writable(out.offsets);
+    offsets.clear();
+    int32_t zero = 0;
+    offsets.append(&zero, 4);
+  }
+  if (kept > 0) {
+    gather(spec_, indices_.as<uint32_t>(), kept, dictionary_values_, dictionary_offsets_, dictionary_size_,
+           values, out.offsets.get(), 0);
   }
 }
 
@@ -178,6 +239,9 @@ void ChunkDecoder::decode_data_page(const Page& page, ChunkValues& out) {
 void ChunkDecoder::decode_values(const Page& page, std::span<const uint8_t> data, int64_t count,
                                  ChunkValues& out) {
   Buffer* offsets = out.offsets.get();
+  const bool dictionary_page =
+      page.encoding == Encoding::PLAIN_DICTIONARY || page.encoding == Encoding::RLE_DICTIONARY;
+  if (spec_.dictionary_indices && !gathered_fallback_ && !dictionary_page) gather_kept_indices(out);
   const bool first_values = out.num_values == 0 && !out.values_view;
   // Arrays are read through typed pointers, so a view must sit at the
   // value's natural alignment; values behind levels of odd length often do
@@ -214,6 +278,24 @@ void ChunkDecoder::gather_dictionary(std::span<const uint8_t> data, int64_t coun
   const int bit_width = data[0];
   if (bit_width > 32) throw_corrupt("dictionary index bit width " + std::to_string(bit_width) + " above 32");
   encoding::RleBitPackedDecoder decoder(data.subspan(1), bit_width);
+  if (spec_.dictionary_indices && !gathered_fallback_) {
+    // Indices are the output: decode them in place at the end of the values.
+    const size_t before = out.values->size();
+    out.values->resize(before + size_t(count) * 4);
+    uint32_t* indices = reinterpret_cast<uint32_t*>(out.values->data() + before);
+    if (decoder.decode(indices, count) != count) {
+      out.values->resize(before);
+      throw_corrupt("page holds fewer dictionary indices than values");
+    }
+    uint32_t largest = 0;
+    for (int64_t i = 0; i < count; ++i) largest = std::max(largest, indices[i]);
+    if (int64_t(largest) >= dictionary_size_) {
+      out.values->resize(before);
+      throw_corrupt("dictionary index " + std::to_string(largest) + " out of range (dictionary of " +
+                    std::to_string(dictionary_size_) + ")");
+    }
+    return;
+  }
   indices_.resize(size_t(count) * 4);
   uint32_t* indices = indices_.as<uint32_t>();
   if (decoder.decode(indices, count) != count)

@@ -35,6 +35,9 @@ struct LeafSpec {
   /// a top-level optional primitive (max_def 1, max_rep 0), where the bitmap
   /// is exactly the column's Arrow validity.
   bool bitmap_levels = false;
+  /// Keep dictionary-encoded values as int32 indices into the chunk's
+  /// dictionary (ChunkValues::dictionary_*) instead of gathering them.
+  bool dictionary_indices = false;
 
   PhysicalLayout layout() const;
   int32_t width() const;  ///< bytes per value for kFixed
@@ -57,6 +60,13 @@ struct ChunkValues {
   /// Set instead of `values` when the values of a chunk's only data page were
   /// PLAIN fixed-width: they stay in the decompressed page, uncopied.
   BufferRef values_view;
+  /// LeafSpec::dictionary_indices: `values` holds int32 indices into these
+  /// `dictionary_size` dense values (with offsets for byte arrays). A chunk
+  /// with non-dictionary pages after all gets its dense values as the
+  /// dictionary and indices 0..n-1.
+  std::shared_ptr<Buffer> dictionary_values;
+  std::shared_ptr<Buffer> dictionary_offsets;
+  int64_t dictionary_size = 0;
 
   /// Moves a `values_view` into `values` (a copy), for code that must write to the values.
   void materialize();
@@ -82,6 +92,8 @@ class ChunkDecoder {
   void decode_data_page(const Page& page, ChunkValues& out);
   void decode_values(const Page& page, std::span<const uint8_t> data, int64_t count, ChunkValues& out);
   void gather_dictionary(std::span<const uint8_t> data, int64_t count, ChunkValues& out);
+  void gather_kept_indices(ChunkValues& out);
+  void finish_dictionary_output(ChunkValues& out);
 
   LeafSpec spec_;
   // Dictionary of the current chunk, in the dense layout of values.
@@ -91,6 +103,7 @@ class ChunkDecoder {
   Buffer dictionary_offsets_;
   Buffer indices_;
   Buffer scratch_;
+  bool gathered_fallback_ = false;  // dictionary_indices chunk met a non-dictionary page
 };
 
 /// Returns a buffer that is safe to overwrite: `slot` itself when nobody

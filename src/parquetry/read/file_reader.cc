@@ -85,6 +85,7 @@ struct FileReader::Impl {
   std::vector<DataType> leaf_types;                       // Arrow type of each leaf's values
   std::vector<std::shared_ptr<Buffer>> decompress_slots;  // per leaf column, reused
   std::vector<bool> single_leaf_top;                      // per leaf: its top-level field has only this leaf
+  std::vector<bool> dictionary_output;                    // per leaf: read as a dictionary array
   FileReader::Stats stats;
 
   void init() {
@@ -107,8 +108,13 @@ struct FileReader::Impl {
     ArrowMappingOptions mapping;
     mapping.int96_unit = options.int96_unit;
     auto fields = std::make_shared<BatchSchema>();
+    dictionary_output.assign(num_columns, false);
     for (const SchemaNode* child : schema->root().children()) {
       if (auto field = projected_field(*child, selected, mapping)) {
+        if (options.dictionary_arrays && child->kind() == NodeKind::kLeaf && read_as_dictionary(*child)) {
+          dictionary_output[size_t(child->first_column())] = true;
+          field->type = DataType::dictionary(std::move(field->type));
+        }
         fields->fields.push_back(std::move(*field));
         top_nodes.push_back(child);
       }
@@ -136,9 +142,58 @@ struct FileReader::Impl {
       spec.max_rep = column.max_repetition_level;
       spec.bitmap_levels = column.path_parts.size() == 1 && column.max_definition_level == 1 &&
                            column.max_repetition_level == 0;
+      spec.dictionary_indices = dictionary_output[size_t(c)];
       decoders[size_t(c)] = std::make_unique<ChunkDecoder>(spec);
       leaf_types[size_t(c)] = arrow_element_type_for(*column.node, mapping);
     }
+  }
+
+  // A top-level leaf whose every chunk holds only dictionary-encoded data
+  // pages, going by the page encoding stats or else the chunk's encodings.
+  bool read_as_dictionary(const SchemaNode& leaf) const {
+    const ColumnDescriptor& column = schema->column(size_t(leaf.first_column()));
+    if (column.physical_type == Type::BOOLEAN || column.max_repetition_level > 0) return false;
+    for (const RowGroup& group : metadata.row_groups) {
+      if (size_t(leaf.first_column()) >= group.columns.size()) return false;
+      const auto& meta = group.columns[size_t(leaf.first_column())].meta_data;
+      if (!meta || !meta->dictionary_page_offset) return false;
+      if (!meta->encoding_stats.empty()) {
+        for (const PageEncodingStats& stats : meta->encoding_stats) {
+          const bool data =
+              stats.page_type == PageType::DATA_PAGE || stats.page_type == PageType::DATA_PAGE_V2;
+          if (data && stats.count > 0 && stats.encoding != Encoding::PLAIN_DICTIONARY &&
+              stats.encoding != Encoding::RLE_DICTIONARY) {
+            return false;
+          }
+        }
+        continue;
+      }
+      for (Encoding encoding : meta->encodings) {
+        // Levels are RLE / BIT_PACKED; PLAIN may be a dictionary page or a fallback: not provable.
+        if (encoding != Encoding::PLAIN_DICTIONARY && encoding != Encoding::RLE_DICTIONARY &&
+            encoding != Encoding::RLE && encoding != Encoding::BIT_PACKED) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  // The dictionary a dictionary-output leaf decoded, converted to its Arrow value type.
+  std::shared_ptr<ArrayData> dictionary_array(const ColumnDescriptor& descriptor, int32_t c) {
+    ChunkValues& values = chunk_values[size_t(c)];
+    ChunkValues entries;
+    entries.values = values.dictionary_values;
+    entries.offsets = values.dictionary_offsets;
+    entries.num_values = entries.num_levels = values.dictionary_size;
+    convert_leaf_values(descriptor, leaf_types[size_t(c)], entries);
+    auto array = std::make_shared<ArrayData>();
+    array->type = std::make_shared<const DataType>(leaf_types[size_t(c)]);
+    array->length = values.dictionary_size;
+    array->buffers.push_back(BufferRef{});
+    if (array->type->is_binary_like()) array->buffers.push_back(BufferRef::share(entries.offsets));
+    array->buffers.push_back(entries.values_ref());
+    return array;
   }
 
   // Pages of `chunk` overlapping `ranges`, from its OffsetIndex. Returns
@@ -234,7 +289,7 @@ struct FileReader::Impl {
           if (restricted) pages.restrict_to_pages(std::move(page_offsets));
           decoders[size_t(c)]->decode(&pages, restricted ? -1 : meta.num_values, values);
         }
-        convert_leaf_values(descriptor, leaf_types[size_t(c)], values);
+        if (!dictionary_output[size_t(c)]) convert_leaf_values(descriptor, leaf_types[size_t(c)], values);
       } catch (const Error& e) {
         throw e.with_location(where);
       }
@@ -258,6 +313,9 @@ struct FileReader::Impl {
       ErrorLocation where{source->name(), top_nodes[f]->dotted_path(), index, -1, -1};
       try {
         auto array = assemble_field(*top_nodes[f], type, *schema, leaves);
+        const int32_t first = top_nodes[f]->first_column();
+        if (dictionary_output[size_t(first)])
+          array->dictionary = dictionary_array(schema->column(size_t(first)), first);
         // The rows this field's decoded pages cover (every leaf of a wide field covers all rows).
         const std::vector<RowRange>& have = covered[size_t(first_selected_leaf(*top_nodes[f]))];
         int64_t have_rows = 0;

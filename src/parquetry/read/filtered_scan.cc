@@ -455,6 +455,8 @@ std::unique_ptr<FilteredScan> FilteredScan::open(const std::string& path, Filter
   if (!filter_columns.empty()) {
     ReaderOptions predicate_options = base;
     predicate_options.columns = filter_columns;
+    // Predicates on dictionary arrays are evaluated once per dictionary entry.
+    predicate_options.dictionary_arrays = true;
     impl->predicate_reader = FileReader::open(impl->source, predicate_options);
   }
   std::vector<std::string> file_columns;
@@ -468,6 +470,7 @@ std::unique_ptr<FilteredScan> FilteredScan::open(const std::string& path, Filter
   if (options.columns.empty() || !file_columns.empty()) {
     ReaderOptions data_options = base;
     data_options.columns = file_columns;
+    data_options.dictionary_arrays = options.dictionary_arrays;
     impl->data_reader = FileReader::open(impl->source, data_options);
   }
   auto schema = std::make_shared<BatchSchema>();

@@ -5,13 +5,28 @@
 #include <cstring>
 #include <limits>
 #include <string_view>
+#include <vector>
 
 #include "parquetry/error.h"
+#include "parquetry/table/select.h"
 #include "parquetry/util/bit_util.h"
 #include "parquetry/util/parallel.h"
 
 namespace parquetry {
 namespace {
+
+// Runs of set flags as row ranges.
+std::vector<RowRange> ranges_from_bitmap_bytes(const std::vector<uint8_t>& flags) {
+  std::vector<RowRange> out;
+  const int64_t n = int64_t(flags.size());
+  for (int64_t i = 0; i < n;) {
+    while (i < n && !flags[size_t(i)]) ++i;
+    const int64_t begin = i;
+    while (i < n && flags[size_t(i)]) ++i;
+    if (i > begin) out.push_back({begin, i});
+  }
+  return out;
+}
 
 bool is_float(TypeId id) { return id == TypeId::kFloat32 || id == TypeId::kFloat64; }
 
@@ -236,8 +251,35 @@ void fold_list(const ArrayData& a, ColumnScanSummary& s) {
   }
 }
 
+void fold_column(const ArrayData& a, ColumnScanSummary& s);
+
+// A dictionary array: count its non-null rows, then fold min/max over just
+// the dictionary entries some row uses (one pass marking them), never over
+// every row's value.
+void fold_dictionary(const ArrayData& a, ColumnScanSummary& s) {
+  const ArrayData& dictionary = *a.dictionary;
+  std::vector<uint8_t> used(size_t(dictionary.length), 0);
+  const int32_t* indices = a.buffers[1].as<int32_t>() + a.offset;
+  const uint8_t* validity = a.null_count > 0 && a.buffers[0] ? a.buffers[0].data : nullptr;
+  for (int64_t i = 0; i < a.length; ++i) {
+    if (validity && !bits::get_bit(validity, a.offset + i)) continue;
+    const int32_t index = indices[i];
+    if (index < 0 || index >= dictionary.length) throw_invalid("dictionary index out of range");
+    used[size_t(index)] = 1;
+  }
+  const std::vector<RowRange> entries = ranges_from_bitmap_bytes(used);
+  const int64_t count = s.count;
+  fold_column(*select_ranges(dictionary, entries), s);
+  s.count = count + a.length - a.null_count;  // rows, not distinct entries
+  s.nulls += a.null_count;
+}
+
 void fold_column(const ArrayData& a, ColumnScanSummary& s) {
   const TypeId id = a.type->id;
+  if (id == TypeId::kDictionary) {
+    fold_dictionary(a, s);
+    return;
+  }
   if (a.type->is_nested() && id != TypeId::kStruct && id != TypeId::kMap) {
     fold_list(a, s);
     return;
@@ -267,7 +309,8 @@ ScanAccumulator::ScanAccumulator(const BatchSchema& schema) {
   for (const Field& field : schema.fields) {
     ColumnScanSummary column;
     column.name = field.name;
-    column.type = field.type;
+    // A dictionary column folds as its values.
+    column.type = field.type.id == TypeId::kDictionary ? *field.type.dictionary_value : field.type;
     summary_.columns.push_back(std::move(column));
   }
 }
