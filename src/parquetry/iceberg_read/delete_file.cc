@@ -88,10 +88,43 @@ struct BatchView {
   StringColumn plain;
   DictionaryStringColumn dictionary;
   std::vector<uint8_t> path_validity, pos_validity, dictionary_validity;
+  std::vector<int64_t> gathered_positions;
   PositionDeleteBatch batch;
 };
 
-void describe_batch(const ArrayData& paths, const ArrayData& positions, BatchView& view) {
+void describe_batch(const ArrayData& paths, const ArrayData& positions_in, BatchView& view) {
+  // Positions arrive as a dictionary array when their chunk was
+  // dictionary-encoded (small files): gather them, the index wants values.
+  std::shared_ptr<ArrayData> gathered;
+  const ArrayData* pos_array = &positions_in;
+  if (positions_in.type->id == TypeId::kDictionary) {
+    const ArrayData& dictionary = *positions_in.dictionary;
+    if (dictionary.type->id != TypeId::kInt64 || dictionary.buffers.size() < 2) {
+      throw_invalid("iceberg: pos array is not int64");
+    }
+    // Same offset as the input, so its validity bitmap applies unchanged.
+    const int64_t offset = positions_in.offset;
+    view.gathered_positions.assign(size_t(offset + positions_in.length), 0);
+    const int32_t* indices = positions_in.buffers[1].as<int32_t>() + offset;
+    const int64_t* values = dictionary.buffers[1].as<int64_t>() + dictionary.offset;
+    for (int64_t i = 0; i < positions_in.length; ++i) {
+      if (!positions_in.is_valid(i)) continue;
+      const int32_t index = indices[i];
+      if (index < 0 || index >= dictionary.length)
+        throw_corrupt("iceberg: pos dictionary index out of range");
+      view.gathered_positions[size_t(offset + i)] = values[index];
+    }
+    gathered = std::make_shared<ArrayData>();
+    gathered->type = dictionary.type;
+    gathered->length = positions_in.length;
+    gathered->null_count = positions_in.null_count;
+    gathered->offset = offset;
+    gathered->buffers = {positions_in.buffers[0],
+                         BufferRef{reinterpret_cast<const uint8_t*>(view.gathered_positions.data()),
+                                   int64_t(view.gathered_positions.size()) * 8, nullptr}};
+    pos_array = gathered.get();
+  }
+  const ArrayData& positions = *pos_array;
   if (positions.type->id != TypeId::kInt64 || positions.buffers.size() < 2) {
     throw_invalid("iceberg: pos array is not int64");
   }
@@ -191,6 +224,9 @@ PositionIndexMap read_position_delete_file(std::shared_ptr<RandomAccessSource> s
   reader_options.columns = {columns.path->path, columns.pos->path};
   reader_options.field_ids.clear();
   reader_options.row_groups.clear();
+  // A dictionary-encoded file_path column stays indices + dictionary: the
+  // index builder resolves each distinct path once instead of per row.
+  reader_options.dictionary_arrays = true;
   auto reader = FileReader::open(source, std::move(reader_options));
   const auto& fields = reader->batch_schema()->fields;
   const int path_field = reader->batch_schema()->field_index(columns.path->path_parts[0]);
