@@ -1,6 +1,6 @@
 // Fuzzes the whole read path: FileReader::open on an in-memory file and
-// read_all() under tight limits, with page CRC verification chosen by the
-// input's last byte.
+// read_all() under tight limits, with page CRC verification and dictionary
+// arrays chosen by bits of the input's last byte.
 #include <memory>
 #include <vector>
 
@@ -13,6 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ReaderOptions options;
   options.limits = fuzz::tight_limits();
   options.verify_crc = size > 0 && (data[size - 1] & 1) != 0;
+  options.dictionary_arrays = size > 0 && (data[size - 1] & 2) != 0;
   options.batch_size = 1024;
   try {
     auto source = std::make_shared<MemorySource>(std::span<const uint8_t>(data, size), "fuzz.parquet");
@@ -22,6 +23,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (size_t i = 0; i < batches.size(); ++i) {
       for (const auto& column : batches[i].columns) {
         if (column->length != batches[i].num_rows) __builtin_trap();
+        // Dictionary arrays must only point at entries their dictionary has.
+        if (column->type->id == TypeId::kDictionary) column->validate();
       }
     }
   } catch (const Error&) {
