@@ -24,7 +24,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       for (const auto& column : batches[i].columns) {
         if (column->length != batches[i].num_rows) __builtin_trap();
         // Dictionary arrays must only point at entries their dictionary has.
-        if (column->type->id == TypeId::kDictionary) column->validate();
+        if (column->type->id == TypeId::kDictionary) {
+          try {
+            column->validate();
+          } catch (const Error&) {
+            __builtin_trap();
+          }
+        }
       }
     }
   } catch (const Error&) {
