@@ -49,6 +49,11 @@ struct FilteredScanOptions {
   /// Output dictionary-encoded columns as dictionary arrays (see
   /// ReaderOptions::dictionary_arrays); predicates use them internally always.
   bool dictionary_arrays = false;
+  /// For a filter that is an AND at the top: evaluate one conjunct at a
+  /// time, each on the rows the previous ones kept (its columns read only for
+  /// them, skipping pages through the page index), ordered by the pass rate
+  /// measured on the row groups so far, lowest first.
+  bool adaptive_order = true;
 };
 
 /// What each pruning level removed (cumulative over the scan).

@@ -92,8 +92,19 @@ struct FilteredScan::Impl {
   Predicate filter;  // NOT pushed down
   std::shared_ptr<RandomAccessSource> source;
   std::unique_ptr<FileReader> predicate_reader;  // predicate columns only; null when the filter reads none
-  std::unique_ptr<FileReader> data_reader;       // projected file columns; null when only virtual ones
-  std::unique_ptr<FileReader> meta_reader;       // footer and schema
+  // A top-level AND is evaluated one conjunct at a time, each reading its
+  // own columns only for the rows the previous ones kept, most selective
+  // first as measured so far (pass rate = rows kept / rows evaluated).
+  struct Conjunct {
+    Predicate predicate;
+    std::unique_ptr<FileReader> reader;  // null when it reads no column
+    int64_t rows_in = 0;
+    int64_t rows_out = 0;
+    double pass_rate() const { return rows_in == 0 ? 0.5 : double(rows_out) / double(rows_in); }
+  };
+  std::vector<Conjunct> conjuncts;
+  std::unique_ptr<FileReader> data_reader;  // projected file columns; null when only virtual ones
+  std::unique_ptr<FileReader> meta_reader;  // footer and schema
   std::vector<std::string> virtual_columns;
   std::shared_ptr<const BatchSchema> schema;
   std::vector<int64_t> first_row;  // file row number of each row group's first row
@@ -389,7 +400,9 @@ struct FilteredScan::Impl {
       stats.rows_after_page_index += total_rows(candidates);
       std::vector<RowRange> selected;
       RecordBatch predicate_batch;
-      if (predicate_reader) {
+      if (!conjuncts.empty()) {
+        selected = evaluate_conjuncts(rg, candidates);
+      } else if (predicate_reader) {
         predicate_batch = predicate_reader->read_row_group(rg, candidates);
         std::vector<uint8_t> bitmap;
         evaluate_predicate(filter, predicate_batch, bitmap);
@@ -424,9 +437,36 @@ struct FilteredScan::Impl {
     return false;
   }
 
+  // Rows of `candidates` every conjunct keeps, conjuncts in learned order.
+  std::vector<RowRange> evaluate_conjuncts(int rg, std::vector<RowRange> ranges) {
+    std::vector<size_t> order(conjuncts.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return conjuncts[a].pass_rate() < conjuncts[b].pass_rate(); });
+    for (size_t k : order) {
+      if (ranges.empty()) break;
+      Conjunct& conjunct = conjuncts[k];
+      const int64_t rows = total_rows(ranges);
+      RecordBatch batch;
+      if (conjunct.reader) {
+        batch = conjunct.reader->read_row_group(rg, ranges);
+      } else {
+        batch.num_rows = rows;
+      }
+      std::vector<uint8_t> bitmap;
+      evaluate_predicate(conjunct.predicate, batch, bitmap);
+      ranges = to_row_group(ranges_from_bitmap(bitmap.data(), batch.num_rows), ranges);
+      conjunct.rows_in += rows;
+      conjunct.rows_out += total_rows(ranges);
+    }
+    return ranges;
+  }
+
   void refresh_reader_stats() {
     stats.pages_read = stats.pages_skipped = stats.bytes_skipped = 0;
-    for (FileReader* reader : {predicate_reader.get(), data_reader.get()}) {
+    std::vector<FileReader*> readers = {predicate_reader.get(), data_reader.get()};
+    for (const Conjunct& conjunct : conjuncts) readers.push_back(conjunct.reader.get());
+    for (FileReader* reader : readers) {
       if (reader == nullptr) continue;
       FileReader::Stats s = reader->stats();
       stats.pages_read += s.pages_read;
@@ -458,6 +498,19 @@ std::unique_ptr<FilteredScan> FilteredScan::open(const std::string& path, Filter
     // Predicates on dictionary arrays are evaluated once per dictionary entry.
     predicate_options.dictionary_arrays = true;
     impl->predicate_reader = FileReader::open(impl->source, predicate_options);
+    if (impl->filter.kind == Predicate::Kind::kAnd && options.adaptive_order) {
+      for (const Predicate& child : impl->filter.children) {
+        Impl::Conjunct conjunct;
+        conjunct.predicate = child;
+        const std::vector<std::string> columns = child.columns();
+        if (!columns.empty()) {
+          ReaderOptions conjunct_options = predicate_options;
+          conjunct_options.columns = columns;
+          conjunct.reader = FileReader::open(impl->source, conjunct_options);
+        }
+        impl->conjuncts.push_back(std::move(conjunct));
+      }
+    }
   }
   std::vector<std::string> file_columns;
   for (const std::string& name : options.columns) {
@@ -518,6 +571,19 @@ std::string FilteredScan::explain() const {
   line("bytes of pruned row groups not read", s.bytes_pruned_row_groups);
   line("bloom filter bytes read", s.bloom_bytes_read);
   line("dictionary bytes read", s.dictionary_bytes_read);
+  if (!impl_->conjuncts.empty()) {
+    // The learned order: most selective first.
+    std::vector<const Impl::Conjunct*> order;
+    for (const auto& c : impl_->conjuncts) order.push_back(&c);
+    std::stable_sort(order.begin(), order.end(), [](const Impl::Conjunct* a, const Impl::Conjunct* b) {
+      return a->pass_rate() < b->pass_rate();
+    });
+    out += "conjuncts, most selective first (rows kept / rows evaluated):\n";
+    for (const Impl::Conjunct* c : order) {
+      out += "  " + c->predicate.to_string() + ": " + std::to_string(c->rows_out) + " / " +
+             std::to_string(c->rows_in) + "\n";
+    }
+  }
   return out;
 }
 
