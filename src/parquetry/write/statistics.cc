@@ -45,7 +45,8 @@ int signed_decimal_compare(std::string_view a, std::string_view b) {
   const uint8_t a0 = a.empty() ? 0 : uint8_t(uint8_t(a[0]) ^ 0x80);
   const uint8_t b0 = b.empty() ? 0 : uint8_t(uint8_t(b[0]) ^ 0x80);
   if (a0 != b0) return a0 < b0 ? -1 : 1;
-  return std::memcmp(a.data() + 1, b.data() + 1, std::min(a.size(), b.size()) - 1);
+  const size_t rest = std::min(a.size(), b.size());
+  return rest <= 1 ? 0 : std::memcmp(a.data() + 1, b.data() + 1, rest - 1);
 }
 
 template <typename T>
@@ -119,7 +120,9 @@ bool stat_less(StatKind kind, std::string_view a, std::string_view b) {
     case StatKind::kFloat16:
       return half_to_float(bits::load<uint16_t>(a.data())) < half_to_float(bits::load<uint16_t>(b.data()));
     case StatKind::kBytes: {
-      const int c = std::memcmp(a.data(), b.data(), std::min(a.size(), b.size()));
+      // Empty values may come from a null data buffer: memcmp needs valid pointers even for 0 bytes.
+      const size_t common = std::min(a.size(), b.size());
+      const int c = common == 0 ? 0 : std::memcmp(a.data(), b.data(), common);
       return c < 0 || (c == 0 && a.size() < b.size());
     }
     case StatKind::kSignedDecimal:
