@@ -2,16 +2,21 @@
 // batches at one thread with snappy, zstd, gzip (level 6) and no compression.
 // The output goes to a MemorySink so the figure is the writer's own work
 // (shredding, encoding, statistics, compression, footer), not the disk's.
-// Counters: output bytes and rows per second.
+// The peer is DuckDB's COPY ... TO of the same rows from an in-memory table
+// at one thread (bench/peers/copy_write.js); both files' folds must agree.
+// Counter: output bytes (DuckDB's file sits beside ours in the data folder).
 #include <benchmark/benchmark.h>
 
 #include <cstring>
 #include <memory>
 
 #include "datasets.h"
+#include "harness.h"
 #include "parquetry/io.h"
 #include "parquetry/reader.h"
+#include "parquetry/scan.h"
 #include "parquetry/writer.h"
+#include "scan_summary_result.h"
 
 namespace parquetry::bench {
 namespace {
@@ -40,7 +45,9 @@ const TaxiBatches& taxi() {
       switch (column.type) {
         case datasets::ColumnType::kInt64: type = DataType::make(TypeId::kInt64); break;
         case datasets::ColumnType::kDouble: type = DataType::make(TypeId::kFloat64); break;
-        case datasets::ColumnType::kTimestampMicros: type = DataType::timestamp(ArrowTimeUnit::kMicro, ""); break;
+        case datasets::ColumnType::kTimestampMicros:
+          type = DataType::timestamp(ArrowTimeUnit::kMicro, "");
+          break;
         case datasets::ColumnType::kString: type = DataType::make(TypeId::kString); break;
         default: continue;  // taxi has no list columns
       }
@@ -86,14 +93,24 @@ const TaxiBatches& taxi() {
   return data;
 }
 
-void write_taxi(benchmark::State& state, CompressionCodec codec, int level) {
+void write_taxi(CaseContext& ctx) {
   const TaxiBatches& data = taxi();
+  const std::string codec = ctx.param("codec");
   WriterOptions options;
-  options.codec = codec;
-  options.compression_level = level;
   options.threads = 1;
+  if (codec == "snappy") {
+    options.codec = CompressionCodec::SNAPPY;
+  } else if (codec == "zstd") {
+    options.codec = CompressionCodec::ZSTD;
+    options.compression_level = 3;
+  } else if (codec == "gzip") {
+    options.codec = CompressionCodec::GZIP;
+    options.compression_level = 6;
+  } else {
+    options.codec = CompressionCodec::UNCOMPRESSED;
+  }
   int64_t bytes = 0;
-  for (auto _ : state) {
+  ctx.measure([&] {
     auto sink = std::make_unique<MemorySink>();
     MemorySink* raw = sink.get();
     auto writer = FileWriter::open(std::move(sink), data.schema, options);
@@ -101,20 +118,28 @@ void write_taxi(benchmark::State& state, CompressionCodec codec, int level) {
     writer->close();
     bytes = int64_t(raw->buffer().size());
     benchmark::DoNotOptimize(bytes);
+  });
+  ctx.state().counters["file_bytes"] = double(bytes);
+  // The answer checked against DuckDB's: the fold of the file written, kept
+  // beside the datasets (next to DuckDB's own output) for size comparisons.
+  const std::string path = data_dir() + "/writer_parquetry_" + codec + ".parquet";
+  {
+    auto writer = FileWriter::open(path, data.schema, options);
+    for (const RecordBatch& batch : data.batches) writer->write(batch);
+    writer->close();
   }
-  state.counters["file_bytes"] = double(bytes);
-  state.counters["rows_per_second"] = benchmark::Counter(double(data.rows), benchmark::Counter::kIsIterationInvariantRate);
+  ctx.set_result(to_scan_result(scan_file(path, ReaderOptions{})));
 }
 
-void BM_Writer_TaxiSnappy(benchmark::State& state) { write_taxi(state, CompressionCodec::SNAPPY, 0); }
-void BM_Writer_TaxiZstd(benchmark::State& state) { write_taxi(state, CompressionCodec::ZSTD, 3); }
-void BM_Writer_TaxiGzip6(benchmark::State& state) { write_taxi(state, CompressionCodec::GZIP, 6); }
-void BM_Writer_TaxiNone(benchmark::State& state) { write_taxi(state, CompressionCodec::UNCOMPRESSED, 0); }
-
-BENCHMARK(BM_Writer_TaxiSnappy)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_Writer_TaxiZstd)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_Writer_TaxiGzip6)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_Writer_TaxiNone)->Unit(benchmark::kMillisecond)->UseRealTime();
-
 }  // namespace
+
+PARQUETRY_BENCH_CASE(writer_taxi, add_case("writer", "taxi_write", "parquetry", write_taxi)
+                                      .param("codec", {"snappy", "zstd", "gzip", "none"})
+                                      .single_shot());
+PARQUETRY_BENCH_CASE(writer_taxi_peer, set_table_peer("writer", "taxi_write",
+                                                      PeerSpec{"duckdb_copy",
+                                                               "copy_write.js",
+                                                               {"--data-dir", "{data_dir}", "--codec",
+                                                                "{codec}", "--threads", "1"}}));
+
 }  // namespace parquetry::bench
