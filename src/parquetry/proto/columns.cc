@@ -140,6 +140,9 @@ std::shared_ptr<ArrayData> Column::take(const DataType& type) {
     offsets_used_ = 0;
   };
   auto take_data = [&] {
+    // Never hand out a null data buffer, even for a batch of empty strings:
+    // consumers may pass its pointer to memcmp/memcpy.
+    if (data_.capacity() == 0) data_.reserve(64);
     data_.resize(used_);
     const size_t hint = used_;
     out->buffers.push_back(BufferRef::adopt(std::move(data_)));
