@@ -169,10 +169,12 @@ class Emitter {
   }
 
   void append_function(const Descriptor* d, std::string& out) {
-    out += "void parquetry_append_fields(const " + class_name(d) + "& m, Column* columns) {\n";
+    out += "void parquetry_append_fields(const " + class_name(d) +
+           "& m, ::parquetry::proto::Column* columns) {\n";
     for (int i = 0; i < d->field_count(); ++i) {
       const FieldDescriptor* fd = d->field(i);
-      out += "  {  // " + fd->name() + "\n    Column& c = columns[" + std::to_string(i) + "];\n";
+      out += "  {  // " + fd->name() + "\n    ::parquetry::proto::Column& c = columns[" + std::to_string(i) +
+             "];\n";
       append_field(fd, out);
       out += "  }\n";
     }
@@ -193,15 +195,15 @@ class Emitter {
           out += fallback;
           return;
         }
-        out += "    Column& e = c.children[0];\n";
-        out += "    if (e.kind == ValueKind::kMessage && e.wrapped == nullptr) {\n";
+        out += "    ::parquetry::proto::Column& e = c.children[0];\n";
+        out += "    if (e.kind == ::parquetry::proto::ValueKind::kMessage && e.wrapped == nullptr) {\n";
         out += "      for (const auto& v : m." + n + "()) {\n";
         out +=
             "        e.append_struct();\n        parquetry_append_fields(v, e.children.data());\n      }\n";
         out += "      c.end_list();\n    } else {\n  " + fallback + "    }\n";
         return;
       }
-      out += "    Column& e = c.children[0];\n";
+      out += "    ::parquetry::proto::Column& e = c.children[0];\n";
       if (fd->cpp_type() == FieldDescriptor::CPPTYPE_ENUM) {
         out +=
             "    for (int v : m." + n + "()) e.append_enum(v, " + qualified(fd->enum_type()) + "_Name(v));\n";
@@ -217,7 +219,8 @@ class Emitter {
         out += fallback;
         return;
       }
-      out += "    if (c.kind != ValueKind::kMessage || c.wrapped != nullptr) {\n  " + fallback;
+      out += "    if (c.kind != ::parquetry::proto::ValueKind::kMessage || c.wrapped != nullptr) {\n  " +
+             fallback;
       out += "    } else if (m.has_" + n + "()) {\n";
       out += "      c.append_struct();\n      parquetry_append_fields(m." + n + "(), c.children.data());\n";
       out += "    } else {\n      c.append_null();\n    }\n";
@@ -237,10 +240,12 @@ class Emitter {
   }
 
   void read_function(const Descriptor* d, std::string& out) {
-    out += "void parquetry_read_fields(const Column* columns, int64_t row, " + class_name(d) + "* m) {\n";
+    out += "void parquetry_read_fields(const ::parquetry::proto::Column* columns, int64_t row, " +
+           class_name(d) + "* m) {\n";
     for (int i = 0; i < d->field_count(); ++i) {
       const FieldDescriptor* fd = d->field(i);
-      out += "  {  // " + fd->name() + "\n    const Column& c = columns[" + std::to_string(i) + "];\n";
+      out += "  {  // " + fd->name() + "\n    const ::parquetry::proto::Column& c = columns[" +
+             std::to_string(i) + "];\n";
       read_field(fd, out);
       out += "  }\n";
     }
@@ -257,9 +262,10 @@ class Emitter {
       return;
     }
     if (fd->is_repeated()) {
-      out += "    const Column& e = c.children[0];\n";
+      out += "    const ::parquetry::proto::Column& e = c.children[0];\n";
       if (fd->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
-        out += "    if (e.kind != ValueKind::kMessage || e.wrapped != nullptr) {\n  " + fallback;
+        out += "    if (e.kind != ::parquetry::proto::ValueKind::kMessage || e.wrapped != nullptr) {\n  " +
+               fallback;
         out += "    } else if (c.valid_at(row)) {\n";
         out += "      const auto [begin, end] = c.list_range(row);\n";
         out += "      for (int64_t k = begin; k < end; ++k) {\n";
@@ -286,7 +292,8 @@ class Emitter {
       return;
     }
     if (fd->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
-      out += "    if (c.kind != ValueKind::kMessage || c.wrapped != nullptr) {\n  " + fallback;
+      out += "    if (c.kind != ::parquetry::proto::ValueKind::kMessage || c.wrapped != nullptr) {\n  " +
+             fallback;
       out += "    } else if (c.valid_at(row)) {\n";
       out +=
           "      parquetry_read_fields(c.children.data(), c.array->offset + row, m->mutable_" + n + "());\n";
@@ -339,7 +346,6 @@ bool Generator::Generate(const FileDescriptor* file, const std::string& paramete
     header += "namespace " + ns + " {\n\n";
     source += "namespace " + ns + " {\n\n";
   }
-  source += "using ::parquetry::proto::Column;\nusing ::parquetry::proto::ValueKind;\n\n";
   Emitter emitter(file);
   for (int i = 0; i < file->message_type_count(); ++i)
     emitter.messages(file->message_type(i), header, source);
