@@ -47,6 +47,8 @@ enum class ValueKind : uint8_t {
   kMessage,     ///< a group: `children` are the message's fields
   kSerialized,  ///< the message's wire bytes (the recursion limit was reached)
   kTimestamp,   ///< google.protobuf.Timestamp unwrapped to int64 nanoseconds, UTC
+  kDate,        ///< google.type.Date unwrapped to int32 days since 1970-01-01
+  kTimeOfDay,   ///< google.type.TimeOfDay unwrapped to int64 nanoseconds since midnight
 };
 
 /// How many values one field contributes per row.

@@ -131,5 +131,34 @@ TEST(ProtoDuckDb, ReadsBothPathsAndBothLayouts) {
   }
 }
 
+TEST(ProtoDuckDb, UnwrappedWellKnownTypesAreDatesAndTimes) {
+  if (!peer_available()) GTEST_SKIP() << "node or @duckdb/node-api missing (scripts/install-peers.sh)";
+  parquetry::test::AllTypes3 m;
+  m.mutable_date()->set_year(2024);
+  m.mutable_date()->set_month(2);
+  m.mutable_date()->set_day(29);
+  m.mutable_time()->set_hours(13);
+  m.mutable_time()->set_minutes(45);
+  m.mutable_time()->set_seconds(30);
+  m.mutable_time()->set_nanos(123000);
+  m.mutable_ts()->set_seconds(1'700'000'000);
+  m.mutable_w_int32()->set_value(-3);
+  ProtoOptions options;
+  options.unwrap_well_known_types = true;
+  const std::string path = (parquetry::testing::temp_dir() / "wkt.parquet").string();
+  parquetry::test::AllTypes3ParquetWriter writer(path, options);
+  writer.write(m);
+  writer.close();
+  const auto lines = duckdb_rows(path);
+  ASSERT_EQ(lines.size(), 1u);
+  simdjson::dom::parser parser;
+  simdjson::dom::element row = parser.parse(lines[0]);
+  EXPECT_EQ(std::string_view(row["date"]), "2024-02-29");
+  EXPECT_EQ(std::string_view(row["time"]), "13:45:30.000123");
+  EXPECT_EQ(std::string_view(row["ts"]).substr(0, 19), "2023-11-14 22:13:20");
+  EXPECT_EQ(int64_t(row["w_int32"]), -3);
+  EXPECT_TRUE(row["w_string"].is_null());
+}
+
 }  // namespace
 }  // namespace parquetry::proto

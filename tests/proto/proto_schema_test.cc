@@ -141,6 +141,11 @@ TEST(ProtoSchema, UnwrappedWellKnownTypesAndEnumNumbers) {
   EXPECT_EQ(e.at("r_ts.list.element").type, Type::INT64);
   EXPECT_EQ(e.at("f_enum").type, Type::INT32);
   EXPECT_FALSE(e.at("f_enum").logical_type.has_value());
+  EXPECT_EQ(e.at("date").type, Type::INT32);
+  EXPECT_EQ(e.at("date").logical_type, LogicalType{DateType{}});
+  EXPECT_EQ(e.at("time").type, Type::INT64);
+  EXPECT_EQ(e.at("time").logical_type, (LogicalType{TimeType{false, TimeUnit::NANOS}}));
+  EXPECT_EQ(e.at("r_dates.list.element").logical_type, LogicalType{DateType{}});
 }
 
 TEST(ProtoSchema, RecursionLimitStoresTheMessageSerialized) {

@@ -1,7 +1,7 @@
 // Random protobuf messages of any descriptor, for the proto round-trip tests:
 // every field kind, proto2 required fields always set (so messages serialize),
-// at most one member per oneof, finite floats and timestamps inside the
-// nanosecond range.
+// at most one member per oneof, finite floats, timestamps inside the
+// nanosecond range and valid dates and times of day.
 #pragma once
 
 #include <google/protobuf/descriptor.h>
@@ -71,7 +71,24 @@ class RandomMessages {
       r->SetInt32(sub, sub->GetDescriptor()->field(1), int32_t(rng_() % 1'000'000'000));
       return;
     }
+    if (name == "google.type.Date") {
+      set_named(sub, "year", 1 + int64_t(rng_() % 9999));
+      set_named(sub, "month", 1 + int64_t(rng_() % 12));
+      set_named(sub, "day", 1 + int64_t(rng_() % 28));
+      return;
+    }
+    if (name == "google.type.TimeOfDay") {
+      set_named(sub, "hours", int64_t(rng_() % 24));
+      set_named(sub, "minutes", int64_t(rng_() % 60));
+      set_named(sub, "seconds", int64_t(rng_() % 60));
+      set_named(sub, "nanos", int64_t(rng_() % 1'000'000'000));
+      return;
+    }
     fill(sub, depth);
+  }
+
+  static void set_named(google::protobuf::Message* m, const char* name, int64_t value) {
+    m->GetReflection()->SetInt32(m, m->GetDescriptor()->FindFieldByName(name), int32_t(value));
   }
 
   void set(google::protobuf::Message* m, const google::protobuf::FieldDescriptor* fd, int depth) {

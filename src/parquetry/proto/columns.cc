@@ -13,11 +13,13 @@ size_t width_of(ValueKind kind) {
     case ValueKind::kInt32:
     case ValueKind::kUInt32:
     case ValueKind::kFloat:
-    case ValueKind::kEnumNumber: return 4;
+    case ValueKind::kEnumNumber:
+    case ValueKind::kDate: return 4;
     case ValueKind::kInt64:
     case ValueKind::kUInt64:
     case ValueKind::kDouble:
-    case ValueKind::kTimestamp: return 8;
+    case ValueKind::kTimestamp:
+    case ValueKind::kTimeOfDay: return 8;
     default: return 0;
   }
 }

@@ -49,20 +49,6 @@ int enum_number(const google::protobuf::EnumDescriptor* type, std::string_view n
   return number;
 }
 
-void read_timestamp(const ArrayData& array, int64_t row, Message* timestamp) {
-  const int64_t total = fixed_at<int64_t>(array, row);
-  int64_t seconds = total / 1'000'000'000;
-  int64_t nanos = total % 1'000'000'000;
-  if (nanos < 0) {
-    nanos += 1'000'000'000;
-    --seconds;
-  }
-  const Reflection* r = timestamp->GetReflection();
-  const auto* type = timestamp->GetDescriptor();
-  r->SetInt64(timestamp, type->field(0), seconds);
-  r->SetInt32(timestamp, type->field(1), int32_t(nanos));
-}
-
 void read_message(const Column& column, int64_t row, Message* sub) {
   const ArrayData& array = *column.array;
   switch (column.kind) {
@@ -76,7 +62,9 @@ void read_message(const Column& column, int64_t row, Message* sub) {
       }
       return;
     }
-    case ValueKind::kTimestamp: read_timestamp(array, row, sub); return;
+    case ValueKind::kTimestamp: set_timestamp(fixed_at<int64_t>(array, row), sub); return;
+    case ValueKind::kDate: set_date(fixed_at<int32_t>(array, row), sub); return;
+    case ValueKind::kTimeOfDay: set_time_of_day(fixed_at<int64_t>(array, row), sub); return;
     default: break;
   }
   throw Error(ErrorCode::kInternal, "message value in a column of a scalar kind");
@@ -100,7 +88,9 @@ void set_single(const Column& column, int64_t row, Message* m, const Reflection*
     case ValueKind::kEnumNumber: r->SetEnumValue(m, fd, fixed_at<int32_t>(a, row)); return;
     case ValueKind::kMessage:
     case ValueKind::kSerialized:
-    case ValueKind::kTimestamp: read_message(column, row, r->MutableMessage(m, fd)); return;
+    case ValueKind::kTimestamp:
+    case ValueKind::kDate:
+    case ValueKind::kTimeOfDay: read_message(column, row, r->MutableMessage(m, fd)); return;
   }
 }
 
@@ -127,7 +117,9 @@ void add_element(const Column& column, int64_t row, Message* m, const Reflection
     case ValueKind::kEnumNumber: r->AddEnumValue(m, fd, fixed_at<int32_t>(a, row)); return;
     case ValueKind::kMessage:
     case ValueKind::kSerialized:
-    case ValueKind::kTimestamp: read_message(column, row, r->AddMessage(m, fd)); return;
+    case ValueKind::kTimestamp:
+    case ValueKind::kDate:
+    case ValueKind::kTimeOfDay: read_message(column, row, r->AddMessage(m, fd)); return;
   }
 }
 
@@ -190,12 +182,14 @@ void check_storage(const Column& column, const ArrayData& array) {
     case ValueKind::kUInt32:
     case ValueKind::kFloat:
     case ValueKind::kEnumNumber:
+    case ValueKind::kDate:
       if (type.fixed_width() != 4 || type.id == TypeId::kDictionary) fail();
       return;
     case ValueKind::kInt64:
     case ValueKind::kUInt64:
     case ValueKind::kDouble:
     case ValueKind::kTimestamp:
+    case ValueKind::kTimeOfDay:
       if (type.fixed_width() != 8) fail();
       return;
     case ValueKind::kString:

@@ -9,6 +9,7 @@
 
 #include "parquetry/error.h"
 #include "parquetry/proto.h"
+#include "parquetry/proto/proto_internal.h"
 
 namespace parquetry::proto {
 namespace {
@@ -27,14 +28,6 @@ void append_enum_name(Column& column, const google::protobuf::EnumDescriptor* ty
   }
 }
 
-void append_timestamp(Column& column, const Message& timestamp) {
-  const Reflection* r = timestamp.GetReflection();
-  const auto* type = timestamp.GetDescriptor();
-  const int64_t seconds = r->GetInt64(timestamp, type->field(0));
-  const int32_t nanos = r->GetInt32(timestamp, type->field(1));
-  column.append_int64(int64_t(uint64_t(seconds) * 1'000'000'000u + uint64_t(int64_t(nanos))));
-}
-
 void append_message(Column& column, const Message& sub) {
   switch (column.kind) {
     case ValueKind::kMessage:
@@ -48,7 +41,9 @@ void append_message(Column& column, const Message& sub) {
       column.append_bytes(scratch);
       return;
     }
-    case ValueKind::kTimestamp: append_timestamp(column, sub); return;
+    case ValueKind::kTimestamp: column.append_int64(timestamp_nanos(sub)); return;
+    case ValueKind::kDate: column.append_int32(date_days(sub)); return;
+    case ValueKind::kTimeOfDay: column.append_int64(time_of_day_nanos(sub)); return;
     default: break;
   }
   throw Error(ErrorCode::kInternal, "message value in a column of a scalar kind");
@@ -74,7 +69,9 @@ void append_single(Column& column, const Message& m, const Reflection* r, const 
     case ValueKind::kEnumNumber: column.append_int32(r->GetEnumValue(m, fd)); return;
     case ValueKind::kMessage:
     case ValueKind::kSerialized:
-    case ValueKind::kTimestamp: append_message(column, r->GetMessage(m, fd)); return;
+    case ValueKind::kTimestamp:
+    case ValueKind::kDate:
+    case ValueKind::kTimeOfDay: append_message(column, r->GetMessage(m, fd)); return;
   }
 }
 
@@ -105,7 +102,9 @@ void append_element(Column& column, const Message& m, const Reflection* r, const
     case ValueKind::kEnumNumber: column.append_int32(r->GetRepeatedEnumValue(m, fd, i)); return;
     case ValueKind::kMessage:
     case ValueKind::kSerialized:
-    case ValueKind::kTimestamp: append_message(column, r->GetRepeatedMessage(m, fd, i)); return;
+    case ValueKind::kTimestamp:
+    case ValueKind::kDate:
+    case ValueKind::kTimeOfDay: append_message(column, r->GetRepeatedMessage(m, fd, i)); return;
   }
 }
 

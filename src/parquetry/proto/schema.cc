@@ -138,6 +138,16 @@ class Planner {
         out.type = DataType::timestamp(ArrowTimeUnit::kNano, "UTC");
         return;
       }
+      if (type->full_name() == "google.type.Date") {
+        column.kind = ValueKind::kDate;
+        out.type = DataType::make(TypeId::kDate32);
+        return;
+      }
+      if (type->full_name() == "google.type.TimeOfDay") {
+        column.kind = ValueKind::kTimeOfDay;
+        out.type = DataType::time(ArrowTimeUnit::kNano);
+        return;
+      }
       if (is_wrapper(type)) {
         column.wrapped = type->field(0);
         Column scratch;
