@@ -11,6 +11,7 @@
 // also writes pre-built messages); the file goes to /dev/shm so the figure is
 // the conversion and the writer, not the disk. Quick runs can narrow the
 // matrix with --param config=default (and --param message=Test100Int32).
+#include <time.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -97,12 +98,36 @@ std::string output_path(const std::string& what) {
   return (dir / ("parquetry-bench-proto-" + what + "-" + std::to_string(getpid()) + ".parquet")).string();
 }
 
+double process_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
+// The machine class is 2 shared cores: beside the wall-clock score, print the
+// process CPU time per operation, which other processes' load does not inflate.
+template <typename Op>
+void measure_with_cpu(CaseContext& ctx, const char* what, Op&& op) {
+  double cpu = 0;
+  int64_t ops = 0;
+  ctx.measure([&] {
+    const double start = process_cpu_seconds();
+    op();
+    cpu += process_cpu_seconds() - start;
+    ++ops;
+  });
+  std::string label = std::string(" ") + what;
+  for (const auto& [key, value] : ctx.params()) label += " " + key + "=" + value;
+  std::fprintf(stderr, "# proto cpu:%s %.3f s/op over %lld ops\n", label.c_str(),
+               ops ? cpu / double(ops) : 0.0, static_cast<long long>(ops));
+}
+
 template <typename Msg, typename Generated>
 void write_messages(CaseContext& ctx, bool generated) {
   const std::vector<Msg>& messages = corpus<Msg>();
   const WriterOptions options = writer_options(ctx.param("config"));
   const std::string path = output_path("write");
-  ctx.measure([&] {
+  measure_with_cpu(ctx, generated ? "generated" : "reflection", [&] {
     if (generated) {
       Generated writer(path, {}, options);
       for (const Msg& m : messages) writer.write(m);
@@ -127,7 +152,7 @@ void read_messages(CaseContext& ctx, bool generated) {
     writer.close();
   }
   int64_t rows = 0;
-  ctx.measure([&] {
+  measure_with_cpu(ctx, generated ? "generated" : "reflection", [&] {
     Msg m;
     rows = 0;
     if (generated) {
