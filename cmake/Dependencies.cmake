@@ -27,3 +27,9 @@ set_target_properties(pq::roaring PROPERTIES IMPORTED_LOCATION ${PARQUETRY_ROARI
 
 find_package(GTest REQUIRED)
 find_package(benchmark REQUIRED)
+
+# libprotoc (libprotoc-dev) has no pkg-config file; the protoc plugin links it.
+find_library(PARQUETRY_PROTOC_LIB protoc REQUIRED)
+add_library(pq::protoc UNKNOWN IMPORTED GLOBAL)
+set_target_properties(pq::protoc PROPERTIES IMPORTED_LOCATION ${PARQUETRY_PROTOC_LIB})
+find_program(PARQUETRY_PROTOC protoc REQUIRED)

@@ -18,18 +18,19 @@ function(parquetry_layer name)
   endif()
 endfunction()
 
-# parquetry_test_dir(<name> [LIBS target...])
+# parquetry_test_dir(<name> [LIBS target...] [TEST_PREFIX prefix])
 # Builds tests/<name>/*_test.cc into one GoogleTest binary test_<name> and
-# registers its cases with ctest. Tests find the shared test data through
-# parquetry::testing::shared_dir() (tests/support).
+# registers its cases with ctest (names prefixed with TEST_PREFIX, if given,
+# so `ctest -R <prefix>` selects the folder). Tests find the shared test data
+# through parquetry::testing::shared_dir() (tests/support).
 function(parquetry_test_dir name)
-  cmake_parse_arguments(T "" "" "LIBS" ${ARGN})
+  cmake_parse_arguments(T "" "TEST_PREFIX" "LIBS" ${ARGN})
   file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*_test.cc)
   if(NOT sources)
     return()
   endif()
   add_executable(test_${name} ${sources})
   target_link_libraries(test_${name} PRIVATE parquetry_test_support ${T_LIBS} GTest::gtest_main)
-  gtest_discover_tests(test_${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
+  gtest_discover_tests(test_${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60 TEST_PREFIX "${T_TEST_PREFIX}"
     PROPERTIES ENVIRONMENT "PARQUETRY_SHARED_DIR=${PARQUETRY_SHARED_DIR}")
 endfunction()

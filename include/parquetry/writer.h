@@ -96,6 +96,17 @@ struct WriterOptions {
   std::map<std::string, ColumnWriterOptions> columns;
 };
 
+/// Field metadata asking for the legacy layout of a list field: with
+/// {kRepeatedLayoutKey, kRepeatedLayoutBare} a non-nullable list of
+/// non-nullable items is written as a bare `repeated <item> name` (no LIST
+/// group), as protobuf writers did before LogicalTypes.md. The levels are the
+/// same as the 3-level form's, so only the schema changes; readers see a list.
+inline constexpr const char* kRepeatedLayoutKey = "parquetry.repeated";
+inline constexpr const char* kRepeatedLayoutBare = "bare";
+/// DataType::extension_name of a string column written as BYTE_ARRAY (ENUM)
+/// instead of (STRING): protobuf enum names.
+inline constexpr const char* kEnumExtension = "parquet.enum";
+
 /// "parquetry version 0.1.0", written as FileMetaData.created_by.
 const char* writer_created_by();
 

@@ -35,6 +35,13 @@ int32_t decimal_bytes(int32_t precision) {
   }
 }
 
+bool bare_repeated(const Field& field) {
+  for (const auto& [key, value] : field.metadata) {
+    if (key == kRepeatedLayoutKey) return value == kRepeatedLayoutBare;
+  }
+  return false;
+}
+
 class Planner {
  public:
   SchemaPlan plan;
@@ -51,6 +58,19 @@ class Planner {
       case TypeId::kList:
       case TypeId::kLargeList: {
         if (type.children.size() != 1) throw_invalid("list field " + field.name + " needs one item field");
+        if (bare_repeated(field)) {
+          // Legacy layout: the item itself is the repeated field, under the list's name and id.
+          if (field.nullable || type.children[0].nullable) {
+            throw_invalid("list field " + field.name +
+                          " in the bare repeated layout must be non-nullable, "
+                          "and so must its items");
+          }
+          Field item = type.children[0];
+          item.name = field.name;
+          item.field_id = field.field_id;
+          add_field(item, FieldRepetitionType::REPEATED);
+          return;
+        }
         element.num_children = 1;
         element.logical_type = LogicalType{ListType{}};
         element.converted_type = ConvertedType::LIST;
@@ -213,6 +233,9 @@ class Planner {
         if (type.extension_name == "arrow.json") {
           element.logical_type = LogicalType{JsonType{}};
           element.converted_type = ConvertedType::JSON;
+        } else if (type.extension_name == kEnumExtension) {
+          element.logical_type = LogicalType{EnumType{}};
+          element.converted_type = ConvertedType::ENUM;
         } else {
           element.logical_type = LogicalType{StringType{}};
           element.converted_type = ConvertedType::UTF8;
