@@ -119,7 +119,9 @@ bool stat_less(StatKind kind, std::string_view a, std::string_view b) {
     case StatKind::kFloat16:
       return half_to_float(bits::load<uint16_t>(a.data())) < half_to_float(bits::load<uint16_t>(b.data()));
     case StatKind::kBytes: {
-      const int c = std::memcmp(a.data(), b.data(), std::min(a.size(), b.size()));
+      // Empty values may come from an empty (null) data buffer: no memcmp on null.
+      const size_t n = std::min(a.size(), b.size());
+      const int c = n == 0 ? 0 : std::memcmp(a.data(), b.data(), n);
       return c < 0 || (c == 0 && a.size() < b.size());
     }
     case StatKind::kSignedDecimal:
