@@ -4,6 +4,7 @@
 #include "parquetry/reader.h"
 #include "parquetry/schema.h"
 #include "parquetry/table/json_values.h"
+#include "parquetry/variant.h"
 #include "parquetry/variant_parquet.h"
 #include "parquetry/variant_parquet/arrow_access.h"
 
@@ -176,29 +177,36 @@ VariantGetPlanInfo plan_variant_get(const VariantColumn& column, const FileMetaD
   return info;
 }
 
-VariantGetResult variant_get(const std::string& file, const std::string& column, std::string_view path,
-                             std::string_view type) {
+VariantGetPlanInfo variant_get_each(const std::string& file, const std::string& column, std::string_view path,
+                                    std::string_view type, const VariantGetVisitor& visit) {
   const std::vector<std::string> keys = split_variant_path(path);
   auto probe = FileReader::open(file);
   const std::vector<VariantColumn> columns = find_variant_columns(probe->schema());
   const VariantColumn& variant = find_column(columns, column);
-  VariantGetResult result;
-  result.plan = plan_variant_get(variant, probe->metadata(), keys);
+  const VariantGetPlanInfo plan = plan_variant_get(variant, probe->metadata(), keys);
   ReaderOptions options;
-  options.columns = result.plan.columns;
+  options.columns = plan.columns;
   auto reader = FileReader::open(file, options);
   const std::vector<std::string> parts = split_variant_path(column);
   // The shredding node the lean plan lands on.
   const VariantShredNode* level = &variant.root;
-  for (size_t i = 0; i < result.plan.shredded_steps; ++i) level = level->field(keys[i]);
+  for (size_t i = 0; i < plan.shredded_steps; ++i) level = level->field(keys[i]);
   VariantColumnReader rebuild(variant);
   const std::span<const uint8_t> no_metadata;
-  for (const RecordBatch& batch : reader->read_all()) {
+  // Rebuilt values go through one scratch variant whose buffers keep their capacity.
+  OwnedVariant scratch;
+  int64_t base = 0;
+  auto batches = reader->batches();
+  RecordBatch batch;
+  while (batches->next(batch)) {
     for (int64_t row = 0; row < batch.num_rows; ++row) {
-      std::optional<OwnedVariant>& out = result.values.emplace_back();
+      const int64_t file_row = base + row;
       int64_t at = row;
       const ArrayData* group = locate_group(batch, parts, at);
-      if (group == nullptr) continue;
+      if (group == nullptr) {
+        visit(file_row, nullptr);
+        continue;
+      }
       const int64_t group_row = at + group->offset;
       const ArrayData* metadata_array = struct_child(*group, "metadata");
       std::span<const uint8_t> metadata = no_metadata;
@@ -207,37 +215,60 @@ VariantGetResult variant_get(const std::string& file, const std::string& column,
           throw_corrupt("variant column " + column + " has a null metadata");
         metadata = binary_at(*metadata_array, group_row);
       }
-      OwnedVariant value;
-      switch (result.plan.plan) {
-        case VariantGetPlan::kFull: {
-          if (!rebuild.read(*group, at, value)) continue;
-          if (!variant_parquet::has_type(value, type)) continue;
-          out = std::move(value);
+      bool found = false;
+      switch (plan.plan) {
+        case VariantGetPlan::kFull:
+          found = rebuild.read(*group, at, scratch) && variant_parquet::has_type(scratch, type);
           break;
-        }
         case VariantGetPlan::kLean: {
           const ArrayData* field = descend(group, keys, keys.size(), at);
-          if (field == nullptr || !rebuild.read_level(*level, *field, at, metadata, value)) continue;
-          if (!variant_parquet::has_type(value, type)) continue;
-          out = std::move(value);
+          found = field != nullptr && rebuild.read_level(*level, *field, at, metadata, scratch) &&
+                  variant_parquet::has_type(scratch, type);
           break;
         }
         case VariantGetPlan::kUnshredded:
         case VariantGetPlan::kResidual: {
-          const ArrayData* field = descend(group, keys, result.plan.shredded_steps, at);
-          if (field == nullptr) continue;
+          // Zero-copy: the path is looked up in the column's own bytes.
+          const ArrayData* field = descend(group, keys, plan.shredded_steps, at);
+          if (field == nullptr) break;
           const ArrayData* residual = struct_child(*field, "value");
           const int64_t residual_row = at + field->offset;
-          if (residual == nullptr || !residual->is_valid(residual_row)) continue;
-          if (variant_parquet::extract_path(metadata, binary_at(*residual, residual_row), keys,
-                                            result.plan.shredded_steps, type, value)) {
-            out = std::move(value);
+          if (residual == nullptr || !residual->is_valid(residual_row)) break;
+          const std::span<const uint8_t> bytes = binary_at(*residual, residual_row);
+          if (bytes.empty()) throw_corrupt("empty variant value");
+          const std::optional<Variant> value =
+              variant_find_path(Variant(VariantMetadata(metadata), bytes), keys, plan.shredded_steps);
+          if (value && (type.empty() || variant_type_name(value->type()) == type)) {
+            visit(file_row, &*value);
+            continue;
           }
           break;
         }
       }
+      if (found) {
+        const Variant view = scratch.view();
+        visit(file_row, &view);
+      } else {
+        visit(file_row, nullptr);
+      }
     }
+    base += batch.num_rows;
   }
+  return plan;
+}
+
+VariantGetResult variant_get(const std::string& file, const std::string& column, std::string_view path,
+                             std::string_view type) {
+  VariantGetResult result;
+  result.plan = variant_get_each(file, column, path, type, [&](int64_t, const Variant* value) {
+    std::optional<OwnedVariant>& out = result.values.emplace_back();
+    if (value == nullptr) return;
+    out.emplace();
+    const auto metadata = value->metadata().bytes();
+    out->metadata.assign(metadata.begin(), metadata.end());
+    const auto bytes = value->encoded_bytes();
+    out->value.assign(bytes.begin(), bytes.end());
+  });
   return result;
 }
 
