@@ -6,8 +6,14 @@
 //                                              nested objects and arrays, some type changes and
 //                                              NULLs) to FILE as column `var` with its default
 //                                              (inferred) shredding
+//   node duckdb_variant.mjs write-typed FILE ROWS
+//                                              DuckDB writes ROWS objects {id, ts, tz, t, b} (timestamp,
+//                                              timestamptz, time, blob) with an explicit SHREDDING of
+//                                              every key into its typed column
 //   node duckdb_variant.mjs extract FILE COLUMN PATH
 //                                              one line per row: COLUMN.PATH cast to VARCHAR
+//   node duckdb_variant.mjs query FILE EXPR    one line per row: EXPR (SQL over the file's columns)
+//                                              cast to VARCHAR
 // Exit status 1 with the error on stderr when DuckDB fails.
 import { DuckDBInstance } from '@duckdb/node-api';
 
@@ -47,6 +53,17 @@ if (mode === 'read') {
   queries = [`SELECT (${ident(arg)}${steps})::VARCHAR FROM read_parquet(${literal})`];
 } else if (mode === 'write') {
   queries = [`COPY (${generated(arg)}) TO ${literal} (FORMAT parquet)`];
+} else if (mode === 'write-typed') {
+  queries = [`COPY (SELECT CASE WHEN i % 10 = 9 THEN NULL ELSE {
+      'id': i,
+      'ts': TIMESTAMP '2024-01-01' + INTERVAL (i * 1000003) MICROSECOND,
+      'tz': TIMESTAMPTZ '2024-01-01 00:00:00+00' - INTERVAL (i * 7) SECOND,
+      't': TIME '10:00:00' + INTERVAL (i * 13) MICROSECOND,
+      'b': from_hex(lpad(printf('%x', i * 2654435761 % 4294967296), 8, '0'))
+    }::VARIANT END AS var FROM range(${Number(arg)}) t(i))
+    TO ${literal} (FORMAT parquet, SHREDDING {var: 'STRUCT(id BIGINT, ts TIMESTAMP, tz TIMESTAMPTZ, t TIME, b BLOB)'})`];
+} else if (mode === 'query') {
+  queries = [`SELECT (${arg})::VARCHAR FROM read_parquet(${literal})`];
 } else {
   process.stderr.write(`unknown mode ${mode}\n`);
   process.exit(2);
@@ -57,7 +74,7 @@ try {
   const out = [];
   for (const query of queries) {
     const result = await connection.runAndReadAll(query);
-    if (mode !== 'write') for (const row of result.getRows()) out.push(row[0] === null ? 'NULL' : String(row[0]));
+    if (!mode.startsWith('write')) for (const row of result.getRows()) out.push(row[0] === null ? 'NULL' : String(row[0]));
   }
   process.stdout.write(out.length ? out.join('\n') + '\n' : '');
 } catch (error) {

@@ -4,8 +4,8 @@
 // and parquetry reads DuckDB's shredded files (its default inferred
 // shredding) the same way DuckDB does. Values are compared as JSON: numbers
 // by value (DuckDB prints 1.0 where parquetry prints 1), everything else
-// exactly. Timestamps, times and binaries are left out of the data: the two
-// engines render them differently as JSON text.
+// exactly. Timestamps, times and binaries, which the two engines render
+// differently as JSON text, are compared as numbers and hex through SQL.
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
@@ -285,6 +285,127 @@ TEST(VariantDuckDB, WeReadDuckDBShreddedFilesAsDuckDBDoes) {
     }
     expect_same_rows(values, theirs, std::string("var.") + path);
   }
+}
+
+// One line per row of the typed values, in the form the DuckDB query below
+// prints; a value of an unexpected type shows up as its JSON instead.
+std::string typed_line(const Variant& v, bool nanos) {
+  // DuckDB has no top-level Variant null: it reads one as SQL NULL (and with
+  // an explicit SHREDDING writes its SQL NULL rows as value = 00).
+  if (v.is_null()) return "NULL";
+  static const char* digits = "0123456789ABCDEF";
+  auto field = [&](const char* key, VariantValueType type) -> std::optional<Variant> {
+    std::optional<Variant> f = v.get_field(key);
+    if (!f || f->type() != type) return std::nullopt;
+    return f;
+  };
+  const auto b = field("b", VariantValueType::kBinary);
+  const auto ts = field("ts", VariantValueType::kTimestampNtzMicros);
+  const auto tz = field("tz", VariantValueType::kTimestampMicros);
+  const auto t = field("t", VariantValueType::kTimeNtzMicros);
+  const auto id = v.get_field("id");
+  const auto tsn = field("tsn", VariantValueType::kTimestampNtzNanos);
+  if (!b || !ts || !tz || !t || !id || (nanos && !tsn)) return "unexpected types: " + variant_to_json(v);
+  std::string hex;
+  for (uint8_t byte : b->get_binary()) {
+    hex += digits[byte >> 4];
+    hex += digits[byte & 15];
+  }
+  std::string line = hex + " " + std::to_string(ts->get_timestamp_ntz_micros()) + " " +
+                     std::to_string(tz->get_timestamp_micros()) + " " +
+                     std::to_string(t->get_time_ntz_micros()) + " " + std::to_string(id->get_int());
+  if (nanos) line += " " + std::to_string(tsn->get_timestamp_ntz_nanos());
+  return line;
+}
+
+std::string typed_query(bool nanos) {
+  std::string q =
+      "hex(var['b']::BLOB) || ' ' || epoch_us(var['ts']::TIMESTAMP) || ' ' || "
+      "epoch_us(var['tz']::TIMESTAMPTZ) "
+      "|| ' ' || datediff('microsecond', TIME '00:00:00', var['t']::TIME) || ' ' || var['id']::BIGINT";
+  if (nanos) q += " || ' ' || epoch_ns(var['tsn']::TIMESTAMP_NS)";
+  return "\"" + q + "\"";
+}
+
+void expect_same_lines(const std::vector<std::optional<std::string>>& ours,
+                       const std::vector<std::string>& theirs, const std::string& what) {
+  ASSERT_EQ(ours.size(), theirs.size()) << what << (theirs.empty() ? "" : ": " + theirs.back());
+  int mismatches = 0;
+  for (size_t i = 0; i < ours.size() && mismatches < 5; ++i) {
+    const std::string want = ours[i] ? *ours[i] : "NULL";
+    if (want != theirs[i]) {
+      ADD_FAILURE() << what << " row " << i << "\n  parquetry: " << want << "\n  duckdb:    " << theirs[i];
+      ++mismatches;
+    }
+  }
+}
+
+TEST(VariantDuckDB, TimestampsTimesAndBinariesAgreeBothWays) {
+  if (!peer_available())
+    GTEST_SKIP() << "node or the DuckDB peer is not installed (scripts/install-peers.sh)";
+  const auto dir = parquetry::testing::temp_dir();
+  // DuckDB's file, every key shredded by an explicit SHREDDING.
+  const std::string theirs_file = (dir / "duckdb-typed.parquet").string();
+  run_duckdb("write-typed '" + theirs_file + "' 500");
+  const auto columns = find_variant_columns(theirs_file);
+  ASSERT_EQ(columns.size(), 1u);
+  ASSERT_EQ(columns[0].root.kind, VariantShredKind::kObject);
+  for (const auto& [key, id] :
+       {std::pair<const char*, VariantPrimitive>{"ts", VariantPrimitive::kTimestampNtzMicros},
+        {"tz", VariantPrimitive::kTimestampMicros},
+        {"t", VariantPrimitive::kTimeNtzMicros},
+        {"b", VariantPrimitive::kBinary}}) {
+    const VariantShredNode* field = columns[0].root.field(key);
+    ASSERT_NE(field, nullptr) << key;
+    EXPECT_EQ(field->kind, VariantShredKind::kPrimitive) << key;
+    EXPECT_EQ(field->primitive_id, uint8_t(id)) << key;
+  }
+  std::vector<std::optional<std::string>> ours;
+  for (const auto& row : read_variant_column(theirs_file, "var")) {
+    ours.emplace_back(row ? std::optional<std::string>(typed_line(row->view(), false)) : std::nullopt);
+  }
+  expect_same_lines(ours, run_duckdb("query '" + theirs_file + "' " + typed_query(false)), "duckdb file");
+
+  // Our file: the same kinds of values plus nanosecond timestamps, shredded by inference.
+  std::vector<std::optional<OwnedVariant>> rows;
+  VariantBuilder b;
+  for (int64_t i = 0; i < 500; ++i) {
+    if (i % 10 == 9) {
+      rows.emplace_back(std::nullopt);
+      continue;
+    }
+    b.clear();
+    b.start_object();
+    b.field("id");
+    b.append_int64(i);
+    b.field("ts");
+    b.append_timestamp_ntz_micros(1704067200000000LL + i * 1000003);
+    b.field("tz");
+    b.append_timestamp_micros(1704067200000000LL - i * 7000000);
+    b.field("t");
+    b.append_time_ntz_micros(36000000000LL + i * 13);
+    b.field("b");
+    const uint8_t bytes[3] = {uint8_t(i), 0, uint8_t(255 - i)};
+    b.append_binary(bytes);
+    b.field("tsn");
+    b.append_timestamp_ntz_nanos(1704067200000000000LL + i * 1000000007LL);
+    b.finish_object();
+    rows.emplace_back(own(b));
+  }
+  std::vector<std::optional<Variant>> input;
+  ours.clear();
+  for (const auto& row : rows) {
+    input.emplace_back(row ? std::optional<Variant>(row->view()) : std::nullopt);
+    ours.emplace_back(row ? std::optional<std::string>(typed_line(row->view(), true)) : std::nullopt);
+  }
+  const VariantShredding inferred = infer_variant_shredding(input);
+  EXPECT_EQ(
+      inferred.to_string(),
+      "object{b: binary, id: int64, t: time_ntz_micros, ts: timestamp_ntz_micros, tsn: timestamp_ntz_nanos, "
+      "tz: timestamp_micros}");
+  const std::string ours_file = (dir / "parquetry-typed.parquet").string();
+  write_variant_file(ours_file, "var", input, inferred, WriterOptions{});
+  expect_same_lines(ours, run_duckdb("query '" + ours_file + "' " + typed_query(true)), "parquetry file");
 }
 
 }  // namespace
