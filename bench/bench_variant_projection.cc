@@ -13,6 +13,7 @@
 //                            the field group answers, else the top-level value
 //   readProjectedAuto        variant_get_each(): the plan parquetry picks from
 //                            the file's shredding and statistics
+// Table variant.write times writing the same 1M rows shredded and unshredded.
 // Files are generated into the data dir on first use, with a stamp naming the
 // generator version so later runs reuse them.
 #include <algorithm>
@@ -139,6 +140,23 @@ void write_file(const std::string& path, const VariantShredding& shredding) {
   writer->close();
 }
 
+// The shredding inferred from the first 4096 rows, as a writer without a
+// declared schema would pick it.
+VariantShredding inferred_shredding() {
+  std::vector<std::vector<uint8_t>> metadata, values;
+  VariantBuilder builder;
+  for (int64_t i = 0; i < 4096; ++i) {
+    builder.clear();
+    build_nested(builder, i);
+    metadata.emplace_back(builder.metadata().begin(), builder.metadata().end());
+    values.emplace_back(builder.value().begin(), builder.value().end());
+  }
+  std::vector<std::optional<Variant>> sample;
+  for (size_t i = 0; i < values.size(); ++i)
+    sample.emplace_back(Variant(VariantMetadata(metadata[i]), values[i]));
+  return infer_variant_shredding(sample);
+}
+
 // Writes both files unless their stamps say they are current.
 void ensure_files() {
   static bool checked = false;
@@ -150,23 +168,7 @@ void ensure_files() {
     std::string stamp;
     if (std::ifstream in(stamp_path); in) std::getline(in, stamp);
     if (stamp == kStamp && std::filesystem::exists(path)) continue;
-    VariantShredding shredding;
-    if (layout == "shredded") {
-      // Inferred from a sample, as a writer without a declared schema would.
-      std::vector<std::vector<uint8_t>> metadata, values;
-      VariantBuilder builder;
-      for (int64_t i = 0; i < 4096; ++i) {
-        builder.clear();
-        build_nested(builder, i);
-        metadata.emplace_back(builder.metadata().begin(), builder.metadata().end());
-        values.emplace_back(builder.value().begin(), builder.value().end());
-      }
-      std::vector<std::optional<Variant>> sample;
-      for (size_t i = 0; i < values.size(); ++i)
-        sample.emplace_back(Variant(VariantMetadata(metadata[i]), values[i]));
-      shredding = infer_variant_shredding(sample);
-    }
-    write_file(path, shredding);
+    write_file(path, layout == "shredded" ? inferred_shredding() : VariantShredding{});
     std::ofstream(stamp_path) << kStamp << "\n";
   }
   checked = true;
@@ -306,6 +308,17 @@ void projection_case(CaseContext& ctx, const std::string& how) {
   ctx.set_result(fold.result());
 }
 
+// Writing the seed-000 table: building the 1M variants, shredding them (or
+// not) and writing the file; the unshredded write is the baseline. Single
+// shot: one iteration takes seconds.
+void write_case(CaseContext& ctx, bool shredded) {
+  const VariantShredding shredding = shredded ? inferred_shredding() : VariantShredding{};
+  const std::string path = data_dir() + "/variant_seed000.write-bench.parquet";
+  std::filesystem::create_directories(data_dir());
+  ctx.measure([&] { write_file(path, shredding); });
+  std::filesystem::remove(path);
+}
+
 }  // namespace
 
 #define PARQUETRY_VARIANT_PROJECTION(how)                                             \
@@ -318,6 +331,14 @@ PARQUETRY_VARIANT_PROJECTION(readProjectedFileSchema);
 PARQUETRY_VARIANT_PROJECTION(readProjectedLean);
 PARQUETRY_VARIANT_PROJECTION(readProjectedAuto);
 #undef PARQUETRY_VARIANT_PROJECTION
+
+PARQUETRY_BENCH_CASE(variant_write_shredded, add_case("variant", "write", "shredded", [](CaseContext& ctx) {
+                                               write_case(ctx, true);
+                                             }).single_shot());
+PARQUETRY_BENCH_CASE(variant_write_unshredded, add_case("variant", "write", "unshredded",
+                                                        [](CaseContext& ctx) { write_case(ctx, false); })
+                                                   .single_shot()
+                                                   .baseline());
 
 PARQUETRY_BENCH_CASE(variant_projection_peer,
                      set_table_peer("variant", "projection",

@@ -117,7 +117,10 @@ VariantGetPlanInfo plan_variant_get(const VariantColumn& column, const FileMetaD
   const std::string metadata_column = column.path + ".metadata";
   if (!column.shredded()) {
     info.plan = VariantGetPlan::kUnshredded;
-    info.columns = {metadata_column, column.path + ".value"};
+    // The group holds just metadata and value: asking for the group itself
+    // reads the same two leaves and lets the reader hand the struct out as
+    // decoded, where a leaf-by-leaf projection rebuilds it.
+    info.columns = {column.path};
     return info;
   }
   if (path.empty()) {
