@@ -44,7 +44,8 @@ constexpr int64_t kBatchRows = 65'536;
 // Row groups of 122,880 rows (DuckDB's default): readers reuse their buffers
 // from one row group to the next instead of faulting in one 1M-row group.
 constexpr int64_t kRowGroupRows = 122'880;
-constexpr const char* kStamp = "variant seed-000 generator v2, 1000000 rows, row groups of 122880";
+constexpr const char* kStamp =
+    "variant seed-000 generator v3, 1000000 rows, row groups of 122880, unshredded value required";
 
 uint64_t mix(uint64_t x) {
   x += 0x9e3779b97f4a7c15ULL;

@@ -69,8 +69,10 @@ struct VariantShredding {
 };
 
 /// The Arrow type of a VARIANT column shredded as `shredding`:
-/// struct<metadata: binary not null, value: binary, typed_value: T>
-/// (no typed_value for kNone) with extension_name kVariantExtensionName.
+/// struct<metadata: binary not null, value: binary, typed_value: T> with
+/// extension_name kVariantExtensionName; for kNone (unshredded) just
+/// struct<metadata: binary not null, value: binary not null>, as the VARIANT
+/// logical type asks of unshredded groups.
 /// Throws kInvalidArgument for an invalid shredding (an object without
 /// fields, an array without one element, a primitive of a non-primitive
 /// type, a decimal scale out of range).

@@ -100,6 +100,11 @@ TEST(VariantShredWriter, EveryParquetTestingCaseRoundTripsInferredAndUnshredded)
         round_trip(rows, VariantShredding{}, "case-" + std::to_string(c.number) + ".parquet");
     EXPECT_FALSE(plain.shredded());
     EXPECT_TRUE(plain.annotated);
+    // Unshredded: `value` is required, so only the optional group defines it.
+    auto plain_reader = FileReader::open(temp_file("case-" + std::to_string(c.number) + ".parquet"));
+    const ColumnDescriptor* plain_value = plain_reader->schema().find_column("var.value");
+    ASSERT_NE(plain_value, nullptr);
+    EXPECT_EQ(plain_value->max_definition_level, 1);
     for (auto& row : rows) all.push_back(std::move(row));
     ++cases;
   }

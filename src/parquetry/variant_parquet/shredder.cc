@@ -462,7 +462,13 @@ void VariantShredder::append_null() {
   State& state = *state_;
   state.metadata.push_empty();
   state.valid.push(false);
-  state.root.append_missing();
+  if (shredding_.kind == VariantShredding::Kind::kNone) {
+    // A required `value` has no nulls of its own: an empty slot under the null group.
+    state.root.push_value({});
+    ++state.root.length;
+  } else {
+    state.root.append_missing();
+  }
 }
 
 int64_t VariantShredder::length() const { return state_->valid.length(); }

@@ -157,8 +157,11 @@ DataType typed_value_type(const VariantShredding& s) {
 DataType variant_arrow_type(const VariantShredding& shredding) {
   std::vector<Field> children;
   children.push_back(Field{"metadata", DataType::make(TypeId::kBinary), false, -1, {}});
-  children.push_back(Field{"value", DataType::make(TypeId::kBinary), true, -1, {}});
-  if (shredding.kind != VariantShredding::Kind::kNone) {
+  // Unshredded, `value` is required (LogicalTypes.md, VARIANT); once
+  // typed_value exists, rows whose value lives there leave it null.
+  const bool unshredded = shredding.kind == VariantShredding::Kind::kNone;
+  children.push_back(Field{"value", DataType::make(TypeId::kBinary), !unshredded, -1, {}});
+  if (!unshredded) {
     children.push_back(Field{"typed_value", variant_parquet::typed_value_type(shredding), true, -1, {}});
   }
   DataType type = DataType::struct_(std::move(children));
