@@ -129,7 +129,8 @@ class Planner {
                       "; a variant is struct<metadata: binary not null, value: binary, typed_value>");
       }
     }
-    if (!metadata) throw_invalid("variant field " + field.name + " needs a non-nullable binary metadata child");
+    if (!metadata)
+      throw_invalid("variant field " + field.name + " needs a non-nullable binary metadata child");
     if (!value && field.type.children.size() < 2) {
       throw_invalid("variant field " + field.name + " needs a value or a typed_value child");
     }
