@@ -57,6 +57,12 @@ enum class ArrowTimeUnit : uint8_t { kSecond, kMilli, kMicro, kNano };
 
 struct Field;
 
+/// Extension name of a VARIANT column: a struct<metadata: binary, value:
+/// binary, typed_value?> that the reader produces for a group annotated
+/// VARIANT and that the writer annotates VARIANT(1) (the Arrow canonical
+/// extension name).
+inline constexpr const char* kVariantExtensionName = "arrow.parquet.variant";
+
 /// A (possibly nested) Arrow data type.
 struct DataType {
   TypeId id = TypeId::kNull;

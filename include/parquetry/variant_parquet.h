@@ -46,6 +46,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -229,6 +230,19 @@ struct VariantGetResult {
 /// type become nullopt (a safe cast that does not convert).
 VariantGetResult variant_get(const std::string& file, const std::string& column, std::string_view path,
                              std::string_view type = {});
+
+/// Receives one row of variant_get_each(): `value` is null where
+/// variant_get() gives nullopt. The view (and its metadata) is valid only
+/// during the call.
+using VariantGetVisitor = std::function<void(int64_t row, const Variant* value)>;
+
+/// variant_get() without materialising the rows: every row of `file`, in
+/// order, is passed to `visit`. Extractions from `value` bytes (unshredded
+/// and residual plans) are views into the read batch; rebuilt values (lean
+/// and full plans) go through one reused scratch variant, so no per-row
+/// allocation happens once its buffers have grown. Returns the plan used.
+VariantGetPlanInfo variant_get_each(const std::string& file, const std::string& column, std::string_view path,
+                                    std::string_view type, const VariantGetVisitor& visit);
 
 /// The value at `path` (object keys) of `value`, or nullopt when a step is
 /// missing or crosses a non-object.

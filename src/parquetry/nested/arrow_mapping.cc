@@ -117,7 +117,13 @@ DataType arrow_element_type_for(const SchemaNode& node, const ArrowMappingOption
     case NodeKind::kStruct: {
       std::vector<Field> fields;
       for (const SchemaNode* child : node.children()) fields.push_back(arrow_field_for(*child, options));
-      return DataType::struct_(std::move(fields));
+      DataType type = DataType::struct_(std::move(fields));
+      // A VARIANT group stays a struct of its binary children, marked so that
+      // the writer (and Arrow consumers) know to annotate it again.
+      if (node.logical_type() && node.logical_type()->is<VariantType>()) {
+        type.extension_name = kVariantExtensionName;
+      }
+      return type;
     }
   }
   return DataType::make(TypeId::kNull);

@@ -29,6 +29,13 @@ bool extract_path(std::span<const uint8_t> metadata, std::span<const uint8_t> va
                   const std::vector<std::string>& path, size_t first, std::string_view type,
                   OwnedVariant& out);
 
+/// The variant value bytes of row `row` of the primitive typed_value column
+/// `typed` of level `node` (the row must be valid), into `out` (cleared
+/// first). Decimals keep the level's scale; strings under 64 bytes use the
+/// short form, as VariantBuilder does.
+void encode_shredded_primitive(const VariantShredNode& node, const ArrayData& typed, int64_t row,
+                               std::vector<uint8_t>& out);
+
 /// Whether `variant` has the type named `type` (variant_type_name); true for an empty name.
 bool has_type(const OwnedVariant& variant, std::string_view type);
 

@@ -4,6 +4,7 @@
 #include "parquetry/reader.h"
 #include "parquetry/schema.h"
 #include "parquetry/table/json_values.h"
+#include "parquetry/variant.h"
 #include "parquetry/variant_parquet.h"
 #include "parquetry/variant_parquet/arrow_access.h"
 
@@ -29,24 +30,6 @@ const ArrayData* locate_group(const RecordBatch& batch, const std::vector<std::s
     at = child;
   }
   return at->is_valid(row) ? at : nullptr;
-}
-
-// Descends `keys[0..steps)` through typed_value objects from the variant
-// group `group`; null when a level is null (not an object or key absent).
-const ArrayData* descend(const ArrayData* group, const std::vector<std::string>& keys, size_t steps,
-                         int64_t& row) {
-  for (size_t i = 0; i < steps; ++i) {
-    const ArrayData* typed = struct_child(*group, "typed_value");
-    if (typed == nullptr) throw_invalid("variant projection lacks typed_value under the path");
-    row += group->offset;
-    if (!typed->is_valid(row)) return nullptr;
-    const ArrayData* field = struct_child(*typed, keys[i]);
-    if (field == nullptr) throw_invalid("variant projection lacks the shredded field " + keys[i]);
-    row += typed->offset;
-    if (!field->is_valid(row)) return nullptr;
-    group = field;
-  }
-  return group;
 }
 
 bool provably_all_null(const Schema& schema, const FileMetaData& metadata, const std::string& path) {
@@ -134,7 +117,10 @@ VariantGetPlanInfo plan_variant_get(const VariantColumn& column, const FileMetaD
   const std::string metadata_column = column.path + ".metadata";
   if (!column.shredded()) {
     info.plan = VariantGetPlan::kUnshredded;
-    info.columns = {metadata_column, column.path + ".value"};
+    // The group holds just metadata and value: asking for the group itself
+    // reads the same two leaves and lets the reader hand the struct out as
+    // decoded, where a leaf-by-leaf projection rebuilds it.
+    info.columns = {column.path};
     return info;
   }
   if (path.empty()) {
@@ -176,68 +162,181 @@ VariantGetPlanInfo plan_variant_get(const VariantColumn& column, const FileMetaD
   return info;
 }
 
-VariantGetResult variant_get(const std::string& file, const std::string& column, std::string_view path,
-                             std::string_view type) {
+namespace {
+
+// The arrays a shredded path walks through, resolved once per batch for a
+// top-level column (names are looked up per batch, not per row).
+struct PathArrays {
+  std::vector<const ArrayData*> typed;    // typed_value of each level walked
+  std::vector<const ArrayData*> fields;   // the field group below it
+  const ArrayData* leaf_typed = nullptr;  // lean primitive: the field group's typed_value
+  const ArrayData* leaf_value = nullptr;  // and its value (when read)
+
+  void resolve(const ArrayData& group, const std::vector<std::string>& keys, size_t steps) {
+    typed.clear();
+    fields.clear();
+    const ArrayData* at = &group;
+    for (size_t i = 0; i < steps; ++i) {
+      const ArrayData* t = struct_child(*at, "typed_value");
+      if (t == nullptr) throw_invalid("variant projection lacks typed_value under the path");
+      const ArrayData* f = struct_child(*t, keys[i]);
+      if (f == nullptr) throw_invalid("variant projection lacks the shredded field " + keys[i]);
+      typed.push_back(t);
+      fields.push_back(f);
+      at = f;
+    }
+    leaf_typed = struct_child(*at, "typed_value");
+    leaf_value = struct_child(*at, "value");
+  }
+
+  // descend() over the resolved arrays.
+  const ArrayData* walk(const ArrayData* group, int64_t& row) const {
+    for (size_t i = 0; i < typed.size(); ++i) {
+      row += group->offset;
+      if (!typed[i]->is_valid(row)) return nullptr;
+      row += typed[i]->offset;
+      if (!fields[i]->is_valid(row)) return nullptr;
+      group = fields[i];
+    }
+    return group;
+  }
+};
+
+}  // namespace
+
+VariantGetPlanInfo variant_get_each(const std::string& file, const std::string& column, std::string_view path,
+                                    std::string_view type, const VariantGetVisitor& visit) {
   const std::vector<std::string> keys = split_variant_path(path);
   auto probe = FileReader::open(file);
   const std::vector<VariantColumn> columns = find_variant_columns(probe->schema());
   const VariantColumn& variant = find_column(columns, column);
-  VariantGetResult result;
-  result.plan = plan_variant_get(variant, probe->metadata(), keys);
+  const VariantGetPlanInfo plan = plan_variant_get(variant, probe->metadata(), keys);
   ReaderOptions options;
-  options.columns = result.plan.columns;
+  options.columns = plan.columns;
   auto reader = FileReader::open(file, options);
   const std::vector<std::string> parts = split_variant_path(column);
   // The shredding node the lean plan lands on.
   const VariantShredNode* level = &variant.root;
-  for (size_t i = 0; i < result.plan.shredded_steps; ++i) level = level->field(keys[i]);
+  for (size_t i = 0; i < plan.shredded_steps; ++i) level = level->field(keys[i]);
+  const size_t steps = plan.plan == VariantGetPlan::kLean ? keys.size() : plan.shredded_steps;
+  // A lean path ending on a primitive is answered from its typed column
+  // without a builder: the value bytes are encoded directly.
+  const bool lean_primitive =
+      plan.plan == VariantGetPlan::kLean && level->kind == VariantShredKind::kPrimitive;
   VariantColumnReader rebuild(variant);
   const std::span<const uint8_t> no_metadata;
-  for (const RecordBatch& batch : reader->read_all()) {
+  const VariantMetadata empty_metadata;
+  // Rebuilt values go through scratch buffers that keep their capacity.
+  OwnedVariant scratch;
+  std::vector<uint8_t> primitive;
+  PathArrays arrays;
+  const bool top_level = parts.size() == 1;
+  int64_t base = 0;
+  auto batches = reader->batches();
+  RecordBatch batch;
+  while (batches->next(batch)) {
+    const ArrayData* top = nullptr;
+    const ArrayData* top_metadata = nullptr;
+    if (top_level) {
+      const int index = batch.schema->field_index(parts[0]);
+      if (index < 0) throw_invalid("column " + parts[0] + " is not in the batch");
+      top = batch.columns[size_t(index)].get();
+      top_metadata = struct_child(*top, "metadata");
+      if (plan.plan != VariantGetPlan::kFull) arrays.resolve(*top, keys, steps);
+    }
     for (int64_t row = 0; row < batch.num_rows; ++row) {
-      std::optional<OwnedVariant>& out = result.values.emplace_back();
+      const int64_t file_row = base + row;
       int64_t at = row;
-      const ArrayData* group = locate_group(batch, parts, at);
-      if (group == nullptr) continue;
+      const ArrayData* group =
+          top_level ? (top->is_valid(row) ? top : nullptr) : locate_group(batch, parts, at);
+      if (group == nullptr) {
+        visit(file_row, nullptr);
+        continue;
+      }
+      if (!top_level && plan.plan != VariantGetPlan::kFull) arrays.resolve(*group, keys, steps);
       const int64_t group_row = at + group->offset;
-      const ArrayData* metadata_array = struct_child(*group, "metadata");
+      const ArrayData* metadata_array = top_level ? top_metadata : struct_child(*group, "metadata");
       std::span<const uint8_t> metadata = no_metadata;
       if (metadata_array != nullptr) {
         if (!metadata_array->is_valid(group_row))
           throw_corrupt("variant column " + column + " has a null metadata");
         metadata = binary_at(*metadata_array, group_row);
       }
-      OwnedVariant value;
-      switch (result.plan.plan) {
-        case VariantGetPlan::kFull: {
-          if (!rebuild.read(*group, at, value)) continue;
-          if (!variant_parquet::has_type(value, type)) continue;
-          out = std::move(value);
+      bool found = false;
+      switch (plan.plan) {
+        case VariantGetPlan::kFull:
+          found = rebuild.read(*group, at, scratch) && variant_parquet::has_type(scratch, type);
           break;
-        }
         case VariantGetPlan::kLean: {
-          const ArrayData* field = descend(group, keys, keys.size(), at);
-          if (field == nullptr || !rebuild.read_level(*level, *field, at, metadata, value)) continue;
-          if (!variant_parquet::has_type(value, type)) continue;
-          out = std::move(value);
+          const ArrayData* field = arrays.walk(group, at);
+          if (field == nullptr) break;
+          if (lean_primitive) {
+            const int64_t child_row = field->offset + at;
+            const bool value_set = arrays.leaf_value != nullptr && arrays.leaf_value->is_valid(child_row);
+            const bool typed_set = arrays.leaf_typed != nullptr && arrays.leaf_typed->is_valid(child_row);
+            if (value_set && typed_set) {
+              throw_corrupt("Invalid variant, conflicting value and typed_value at " + level->path);
+            }
+            std::optional<Variant> value;
+            if (value_set) {
+              value.emplace(VariantMetadata(metadata), binary_at(*arrays.leaf_value, child_row));
+            } else if (typed_set) {
+              variant_parquet::encode_shredded_primitive(*level, *arrays.leaf_typed, child_row, primitive);
+              value.emplace(metadata.empty() ? empty_metadata : VariantMetadata(metadata), primitive);
+            }
+            if (value && (type.empty() || variant_type_name(value->type()) == type)) {
+              visit(file_row, &*value);
+              continue;
+            }
+            break;
+          }
+          found = rebuild.read_level(*level, *field, at, metadata, scratch) &&
+                  variant_parquet::has_type(scratch, type);
           break;
         }
         case VariantGetPlan::kUnshredded:
         case VariantGetPlan::kResidual: {
-          const ArrayData* field = descend(group, keys, result.plan.shredded_steps, at);
-          if (field == nullptr) continue;
-          const ArrayData* residual = struct_child(*field, "value");
+          // Zero-copy: the path is looked up in the column's own bytes.
+          const ArrayData* field = arrays.walk(group, at);
+          if (field == nullptr) break;
+          const ArrayData* residual = arrays.leaf_value;
           const int64_t residual_row = at + field->offset;
-          if (residual == nullptr || !residual->is_valid(residual_row)) continue;
-          if (variant_parquet::extract_path(metadata, binary_at(*residual, residual_row), keys,
-                                            result.plan.shredded_steps, type, value)) {
-            out = std::move(value);
+          if (residual == nullptr || !residual->is_valid(residual_row)) break;
+          const std::span<const uint8_t> bytes = binary_at(*residual, residual_row);
+          if (bytes.empty()) throw_corrupt("empty variant value");
+          const std::optional<Variant> value =
+              variant_find_path(Variant(VariantMetadata(metadata), bytes), keys, plan.shredded_steps);
+          if (value && (type.empty() || variant_type_name(value->type()) == type)) {
+            visit(file_row, &*value);
+            continue;
           }
           break;
         }
       }
+      if (found) {
+        const Variant view = scratch.view();
+        visit(file_row, &view);
+      } else {
+        visit(file_row, nullptr);
+      }
     }
+    base += batch.num_rows;
   }
+  return plan;
+}
+
+VariantGetResult variant_get(const std::string& file, const std::string& column, std::string_view path,
+                             std::string_view type) {
+  VariantGetResult result;
+  result.plan = variant_get_each(file, column, path, type, [&](int64_t, const Variant* value) {
+    std::optional<OwnedVariant>& out = result.values.emplace_back();
+    if (value == nullptr) return;
+    out.emplace();
+    const auto metadata = value->metadata().bytes();
+    out->metadata.assign(metadata.begin(), metadata.end());
+    const auto bytes = value->encoded_bytes();
+    out->value.assign(bytes.begin(), bytes.end());
+  });
   return result;
 }
 

@@ -112,6 +112,7 @@ class Planner {
           throw_invalid("struct field " + field.name + " has no fields; Parquet groups need at least one");
         }
         element.num_children = int32_t(type.children.size());
+        if (type.extension_name == kVariantExtensionName) check_variant(field, element);
         plan.elements.push_back(std::move(element));
         for (const Field& child : type.children) {
           add_field(child, child.nullable ? FieldRepetitionType::OPTIONAL : FieldRepetitionType::REQUIRED);
@@ -128,6 +129,34 @@ class Planner {
   }
 
  private:
+  // A struct marked as a variant becomes a group annotated VARIANT(1). Only
+  // the top-level shape is checked here (a required binary metadata, a
+  // binary value, optional typed_value); the shredding below typed_value is
+  // the caller's (VariantShredder builds valid ones).
+  static void check_variant(const Field& field, SchemaElement& element) {
+    bool metadata = false;
+    bool value = false;
+    for (const Field& child : field.type.children) {
+      const bool binary = child.type.id == TypeId::kBinary || child.type.id == TypeId::kLargeBinary ||
+                          child.type.id == TypeId::kBinaryView;
+      if (child.name == "metadata" && binary && !child.nullable) {
+        metadata = true;
+      } else if (child.name == "value" && binary) {
+        value = true;
+      } else if (child.name != "typed_value") {
+        throw_invalid("variant field " + field.name + " has child " + child.name + " of type " +
+                      child.type.to_string() +
+                      "; a variant is struct<metadata: binary not null, value: binary, typed_value>");
+      }
+    }
+    if (!metadata)
+      throw_invalid("variant field " + field.name + " needs a non-nullable binary metadata child");
+    if (!value && field.type.children.size() < 2) {
+      throw_invalid("variant field " + field.name + " needs a value or a typed_value child");
+    }
+    element.logical_type = LogicalType{VariantType{int8_t(1)}};
+  }
+
   static void set_int(SchemaElement& element, Type physical, int8_t bits, bool is_signed) {
     element.type = physical;
     element.logical_type = LogicalType{IntType{bits, is_signed}};
