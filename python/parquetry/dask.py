@@ -1,0 +1,150 @@
+"""Distributed scans on Dask: parquetry plans, Dask schedules, parquetry reads.
+
+    import parquetry.dask as pqd
+    ddf = pqd.read_parquet("data/*.parquet", columns=["fare_amount"], where="passenger_count > 2")
+    ddf.fare_amount.sum().compute()
+    pqd.write_parquet(ddf, "out/")
+
+Planning reads footers only (many in parallel from a thread pool: the
+extension releases the GIL), drops the row groups whose statistics exclude
+``where`` and turns what is left into tasks: one per row group
+(``split="row_group"``) or per file (``split="file"``). A pruned row group is
+never a task, so it costs no scheduling and no worker I/O. Each task opens
+its file on the worker and reads just its row groups (the pages of the
+projected columns, and with ``where`` only the selected rows' pages where
+the page index allows it). ``plan_parquet`` returns the plan itself so
+callers (and tests) can see what will run. docs/scale-out.md explains how
+the same plan runs on a multi-host cluster.
+"""
+
+import glob
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from . import _parquetry, read, schema, write
+
+__all__ = ["Plan", "plan_parquet", "read_parquet", "write_parquet"]
+
+
+@dataclass
+class Plan:
+    """What read_parquet will run: ``tasks`` is a list of (path, row groups)."""
+
+    tasks: list
+    meta: object  # the empty pandas DataFrame every task's result looks like
+    columns: list = None
+    where: str = None
+    files: list = field(default_factory=list)
+    row_groups_total: int = 0
+    row_groups_pruned: int = 0
+    rows_planned: int = 0  # rows of the row groups that became tasks (before the row filter)
+
+    def __len__(self):
+        return len(self.tasks)
+
+
+def _expand(paths_or_glob):
+    if isinstance(paths_or_glob, (str, os.PathLike)):
+        path = os.fspath(paths_or_glob)
+        if os.path.isdir(path):
+            return sorted(glob.glob(os.path.join(path, "*.parquet")))
+        if any(c in path for c in "*?["):
+            return sorted(glob.glob(path))
+        return [path]
+    return [os.fspath(p) for p in paths_or_glob]
+
+
+def plan_parquet(paths_or_glob, columns=None, where=None, split="row_group", footer_threads=None):
+    """Reads the footers of the files (a glob, a folder or a list) in parallel
+    and returns the Plan of read_parquet: one task per surviving row group
+    (split="row_group") or per file with any surviving row group (split="file")."""
+    if split not in ("row_group", "file"):
+        raise ValueError('split must be "row_group" or "file"')
+    files = _expand(paths_or_glob)
+    if not files:
+        raise FileNotFoundError(f"no Parquet files match {paths_or_glob!r}")
+    columns = None if columns is None else list(columns)
+    workers = footer_threads or min(32, len(files), (os.cpu_count() or 1) * 4)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        footers = list(pool.map(lambda p: _parquetry.plan_file(p, columns, where), files))
+    tasks = []
+    total = 0
+    kept = 0
+    rows = 0
+    for footer in footers:
+        total += footer["num_row_groups"]
+        groups = footer["row_groups"]
+        kept += len(groups)
+        rows += sum(r for _, r, _ in groups)
+        if not groups:
+            continue
+        if split == "file":
+            tasks.append((footer["path"], tuple(i for i, _, _ in groups)))
+        else:
+            tasks.extend((footer["path"], (i,)) for i, _, _ in groups)
+    meta = schema(files[0], columns=columns).to_pandas()
+    return Plan(tasks=tasks, meta=meta, columns=columns, where=where, files=files,
+                row_groups_total=total, row_groups_pruned=total - kept, rows_planned=rows)
+
+
+class _ReadTask:
+    """One task: read the row groups of one file with parquetry (on the worker)."""
+
+    def __init__(self, columns, where, threads):
+        self.columns = columns
+        self.where = where
+        self.threads = threads
+
+    def __call__(self, task):
+        path, row_groups = task
+        return read(path, columns=self.columns, where=self.where, row_groups=list(row_groups),
+                    threads=self.threads).to_pandas()
+
+
+def read_parquet(paths_or_glob, columns=None, where=None, split="row_group", threads=1, footer_threads=None):
+    """A dask DataFrame over Parquet files, read by parquetry.
+
+    columns: column paths to read (None = all); where: a row predicate in the
+    CLI's --where syntax, applied both at planning (statistics prune row
+    groups) and in each task (exact row filter). threads: decode threads per
+    task (1 suits one Dask worker thread per core).
+    """
+    import dask.dataframe as dd
+
+    plan = plan_parquet(paths_or_glob, columns=columns, where=where, split=split,
+                        footer_threads=footer_threads)
+    return from_plan(plan, threads=threads)
+
+
+def from_plan(plan, threads=1):
+    """The dask DataFrame of a Plan (one partition per task)."""
+    import dask.dataframe as dd
+
+    if not plan.tasks:
+        return dd.from_pandas(plan.meta, npartitions=1)
+    return dd.from_map(_ReadTask(plan.columns, plan.where, threads), plan.tasks, meta=plan.meta,
+                       label="parquetry-read", enforce_metadata=False)
+
+
+def _write_partition(frame, path, options):
+    return write(path, frame, **options)
+
+
+def write_parquet(ddf, folder, compute=True, name_function=None, **options):
+    """Writes each partition of a dask DataFrame as one file in ``folder``
+    (``part.<i>.parquet``, or ``name_function(i)``) with parquetry's atomic
+    writer; options as parquetry.write. The index is not written. Returns the
+    row count of each file (or the delayed writes when compute=False)."""
+    import dask
+
+    folder = os.fspath(folder)
+    os.makedirs(folder, exist_ok=True)
+    name_function = name_function or (lambda i: f"part.{i}.parquet")
+    writes = [
+        dask.delayed(_write_partition)(part, os.path.join(folder, name_function(i)), options)
+        for i, part in enumerate(ddf.to_delayed())
+    ]
+    if not compute:
+        return writes
+    return list(dask.compute(*writes))
