@@ -127,7 +127,8 @@ class Table:
             if zones[name]:
                 series = series.dt.tz_localize("UTC").dt.tz_convert(zones[name])
             columns[name] = series
-        return pd.DataFrame(columns, columns=self.column_names)
+        # copy=False: no consolidation into 2-d blocks, so fixed-width columns stay views.
+        return pd.DataFrame(columns, columns=self.column_names, copy=False)
 
     def __arrow_c_stream__(self, requested_schema=None):
         """The Arrow PyCapsule stream interface: a capsule "arrow_array_stream"
