@@ -21,7 +21,7 @@ import numpy as np
 from . import _parquetry
 from ._parquetry import Error
 
-__all__ = ["Error", "Table", "read", "scan", "write", "schema", "metadata"]
+__all__ = ["Error", "Table", "read", "scan", "summarize", "merge_summaries", "write", "schema", "metadata"]
 
 
 def _widen(kind, values):
@@ -187,6 +187,32 @@ def scan(path, columns=None, where=None, threads=None, row_groups=None, batch_si
                              row_groups=_list(row_groups), threads=threads, batch_size=batch_size)
     for batch in native:
         yield Table(batch)
+
+
+def summarize(path, columns=None, where=None, threads=None, row_groups=None):
+    """The `parquetry scan` workload: every selected value decoded and folded
+    in C++ into {"rows", "columns": {name: {type, count, nulls, min, max}}}
+    (min/max as stored: timestamps as integers in their unit, strings as bytes).
+    Nothing but the summary crosses into Python."""
+    return _parquetry.scan_summary(str(path), columns=_list(columns), where=where,
+                                   row_groups=_list(row_groups), threads=threads)
+
+
+def merge_summaries(summaries):
+    """Folds summaries of disjoint parts (row groups, files) of one schema into one."""
+    merged = {"rows": 0, "columns": {}}
+    for summary in summaries:
+        merged["rows"] += summary["rows"]
+        for name, column in summary["columns"].items():
+            into = merged["columns"].setdefault(name, {"type": column["type"], "count": 0, "nulls": 0,
+                                                       "min": None, "max": None})
+            into["count"] += column["count"]
+            into["nulls"] += column["nulls"]
+            if column["min"] is not None and (into["min"] is None or column["min"] < into["min"]):
+                into["min"] = column["min"]
+            if column["max"] is not None and (into["max"] is None or column["max"] > into["max"]):
+                into["max"] = column["max"]
+    return merged
 
 
 def schema(path, columns=None):

@@ -22,9 +22,9 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from . import _parquetry, read, schema, write
+from . import _parquetry, merge_summaries, read, schema, summarize, write
 
-__all__ = ["Plan", "plan_parquet", "read_parquet", "write_parquet"]
+__all__ = ["Plan", "plan_parquet", "read_parquet", "summarize_parquet", "write_parquet"]
 
 
 @dataclass
@@ -125,6 +125,36 @@ def from_plan(plan, threads=1):
         return dd.from_pandas(plan.meta, npartitions=1)
     return dd.from_map(_ReadTask(plan.columns, plan.where, threads), plan.tasks, meta=plan.meta,
                        label="parquetry-read", enforce_metadata=False)
+
+
+class _SummaryTask:
+    """One task of summarize_parquet: fold the row groups of one file in C++."""
+
+    def __init__(self, columns, where, threads):
+        self.columns = columns
+        self.where = where
+        self.threads = threads
+
+    def __call__(self, task):
+        path, row_groups = task
+        return summarize(path, columns=self.columns, where=self.where, row_groups=list(row_groups),
+                         threads=self.threads)
+
+
+def summarize_parquet(paths_or_glob, columns=None, where=None, split="row_group", threads=1, plan=None,
+                      compute=True):
+    """count / nulls / min / max of every selected column over many files, one
+    task per planned row group (or file) on the current Dask scheduler; only
+    the small per-task summaries travel back. `plan` reuses a plan_parquet()
+    result. Returns the merged summary (or the delayed one when compute=False)."""
+    import dask
+
+    if plan is None:
+        plan = plan_parquet(paths_or_glob, columns=columns, where=where, split=split)
+    task = _SummaryTask(plan.columns, plan.where, threads)
+    parts = [dask.delayed(task)(t) for t in plan.tasks]
+    merged = dask.delayed(merge_summaries)(parts)
+    return merged.compute() if compute else merged
 
 
 def _write_partition(frame, path, options):

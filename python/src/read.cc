@@ -17,6 +17,7 @@
 #include "parquetry/io.h"
 #include "parquetry/predicate.h"
 #include "parquetry/reader.h"
+#include "parquetry/scan.h"
 #include "parquetry/table/select.h"
 
 namespace parquetry::python {
@@ -187,9 +188,55 @@ class PyScan {
   std::unique_ptr<BatchReader> stream_;
 };
 
+py::object scalar(const ScanScalar& value) {
+  if (std::holds_alternative<int64_t>(value)) return py::int_(std::get<int64_t>(value));
+  if (std::holds_alternative<uint64_t>(value)) return py::int_(std::get<uint64_t>(value));
+  if (std::holds_alternative<double>(value)) return py::float_(std::get<double>(value));
+  if (std::holds_alternative<std::string>(value)) return py::bytes(std::get<std::string>(value));
+  return py::none();
+}
+
+// The CLI's `scan` workload: every selected value decoded and folded, nothing
+// handed to Python but the summary (what a distributed aggregate's task returns).
+py::dict scan_summary(const ReadRequest& request) {
+  ScanSummary summary;
+  {
+    py::gil_scoped_release unlocked;
+    auto stream = open_stream(request);
+    ScanAccumulator accumulator(*stream->schema());
+    RecordBatch batch;
+    while (stream->next(batch)) accumulator.add(batch, request.threads);
+    summary = accumulator.summary();
+  }
+  py::dict columns;
+  for (const ColumnScanSummary& column : summary.columns) {
+    py::dict c;
+    c["type"] = column.type.to_string();
+    c["count"] = column.count;
+    c["nulls"] = column.nulls;
+    c["min"] = scalar(column.min);
+    c["max"] = scalar(column.max);
+    columns[py::str(column.name)] = c;
+  }
+  py::dict out;
+  out["rows"] = summary.rows;
+  out["columns"] = columns;
+  return out;
+}
+
 }  // namespace
 
 void bind_read(py::module_& m) {
+  m.def(
+      "scan_summary",
+      [](std::string path, std::optional<std::vector<std::string>> columns, std::optional<std::string> where,
+         std::optional<std::vector<int32_t>> row_groups, std::optional<int> threads) {
+        return scan_summary(make_request(std::move(path), columns, where, row_groups, threads));
+      },
+      py::arg("path"), py::arg("columns") = py::none(), py::arg("where") = py::none(),
+      py::arg("row_groups") = py::none(), py::arg("threads") = py::none(),
+      "Decodes the selection and folds count / nulls / min / max per column, as `parquetry scan` does");
+
   m.def(
       "read",
       [](std::string path, std::optional<std::vector<std::string>> columns, std::optional<std::string> where,

@@ -142,3 +142,16 @@ def test_write_parquet_one_file_per_partition(dataset, single_process, client, t
     back = pqd.read_parquet(str(tmp_path / "out"))
     assert back.npartitions == FILES * 3  # 1000 rows in row groups of 400, 400, 200
     assert_same(compute_all(aggregates(back)), aggregates(single_process))
+
+
+def test_summaries_on_the_cluster_equal_one_process(dataset, single_process, client):
+    whole = parquetry.merge_summaries(parquetry.summarize(str(dataset / f)) for f in sorted(os.listdir(dataset)))
+    assert whole["rows"] == FILES * ROWS_PER_FILE
+    assert whole["columns"]["id"]["max"] == FILES * ROWS_PER_FILE - 1
+    assert whole["columns"]["fare"]["max"] == single_process.fare.max()
+    assert whole["columns"]["vendor"]["min"] == b"CMT"
+    assert whole["columns"]["pickup"]["max"] == single_process.pickup.max().value  # stored nanoseconds
+    assert pqd.summarize_parquet(str(dataset)) == whole
+    assert pqd.summarize_parquet(str(dataset), split="file") == whole
+    selective = pqd.summarize_parquet(str(dataset), columns=["id"], where="id < 2250")
+    assert selective["rows"] == 2250 and selective["columns"]["id"]["max"] == 2249

@@ -101,6 +101,21 @@ def test_values_equal_cpp_reader(testdata, cli_scan, name):
                                      "int32_decimal.parquet")
 
 
+@pytest.mark.parametrize("name", ["alltypes_plain.parquet", "datapage_v2.snappy.parquet"])
+def test_summarize_equals_cli_scan(testdata, cli_scan, name):
+    path = os.path.join(testdata, name)
+    summary = parquetry.summarize(path)
+    expected = cli_scan(path)
+    assert summary["rows"] == expected["rows"]
+    for column, cpp in expected["columns"].items():
+        got = summary["columns"][column]
+        assert (got["type"], got["count"], got["nulls"]) == (cpp["type"], cpp["count"], cpp["nulls"])
+        if isinstance(got["min"], bytes):
+            assert got["min"].decode() == cpp["min"] and got["max"].decode() == cpp["max"]
+        elif "min" in cpp:
+            assert got["min"] == cpp["min"] and got["max"] == cpp["max"], column
+
+
 def test_known_values(testdata):
     table = parquetry.read(os.path.join(testdata, "alltypes_plain.parquet"))
     df = table.to_pandas()
