@@ -28,8 +28,8 @@ py::array view(const std::shared_ptr<ArrayData>& array, const std::string& kind,
   if (array->length == 0) return py::array(py::dtype::from_args(py::str(kind)), std::vector<py::ssize_t>{0});
   auto* keep = new std::shared_ptr<ArrayData>(array);
   py::capsule base(keep, [](void* p) { delete static_cast<std::shared_ptr<ArrayData>*>(p); });
-  py::array out(py::dtype::from_args(py::str(kind)), std::vector<py::ssize_t>{array->length}, std::vector<py::ssize_t>{width},
-                reinterpret_cast<const void*>(value_address(*array)), base);
+  py::array out(py::dtype::from_args(py::str(kind)), std::vector<py::ssize_t>{array->length},
+                std::vector<py::ssize_t>{width}, reinterpret_cast<const void*>(value_address(*array)), base);
   out.attr("setflags")(py::arg("write") = false);
   return out;
 }
@@ -60,7 +60,8 @@ py::array strings(const ArrayData& array, bool text) {
       const char* begin = data + offsets[i];
       const auto size = static_cast<py::ssize_t>(offsets[i + 1] - offsets[i]);
       // Invalid UTF-8 in a STRING column is the file's fault; keep the bytes visible.
-      value = text ? PyUnicode_DecodeUTF8(begin, size, "surrogateescape") : PyBytes_FromStringAndSize(begin, size);
+      value = text ? PyUnicode_DecodeUTF8(begin, size, "surrogateescape")
+                   : PyBytes_FromStringAndSize(begin, size);
       if (value == nullptr) throw py::error_already_set();
     }
     Py_XDECREF(slots[i]);  // numpy fills object arrays with None
@@ -104,7 +105,8 @@ py::array dictionary_values(const ArrayData& array) {
   int64_t* index = indices.mutable_data();
   const int32_t* stored = array.buffers[1].as<int32_t>() + array.offset;
   for (int64_t i = 0; i < array.length; ++i) index[i] = array.is_valid(i) ? stored[i] : 0;
-  if (array.dictionary->length == 0) return py::array(dictionary.dtype(), std::vector<py::ssize_t>{array.length});
+  if (array.dictionary->length == 0)
+    return py::array(dictionary.dtype(), std::vector<py::ssize_t>{array.length});
   return dictionary.attr("take")(indices);
 }
 

@@ -53,7 +53,8 @@ py::dict file_metadata(const std::string& path) {
   out["created_by"] = meta.created_by ? py::object(py::str(*meta.created_by)) : py::none();
   out["num_columns"] = schema.num_columns();
   py::dict key_values;
-  for (const KeyValue& kv : meta.key_value_metadata) key_values[py::str(kv.key)] = kv.value ? py::object(py::str(*kv.value)) : py::none();
+  for (const KeyValue& kv : meta.key_value_metadata)
+    key_values[py::str(kv.key)] = kv.value ? py::object(py::str(*kv.value)) : py::none();
   out["key_value_metadata"] = key_values;
   py::list row_groups;
   for (const RowGroup& group : meta.row_groups) {

@@ -89,14 +89,16 @@ FilePlan plan(const std::string& path, const std::vector<std::string>& columns, 
 void bind_plan(py::module_& m) {
   m.def(
       "plan_file",
-      [](const std::string& path, std::optional<std::vector<std::string>> columns, std::optional<std::string> where) {
+      [](const std::string& path, std::optional<std::vector<std::string>> columns,
+         std::optional<std::string> where) {
         FilePlan result;
         {
           py::gil_scoped_release unlocked;
           result = plan(path, columns.value_or(std::vector<std::string>{}), where.value_or(""));
         }
         py::list row_groups;
-        for (const RowGroupPlan& rg : result.row_groups) row_groups.append(py::make_tuple(rg.index, rg.rows, rg.bytes));
+        for (const RowGroupPlan& rg : result.row_groups)
+          row_groups.append(py::make_tuple(rg.index, rg.rows, rg.bytes));
         py::dict out;
         out["path"] = path;
         out["num_rows"] = result.num_rows;

@@ -58,7 +58,8 @@ py::object stream_capsule(const std::shared_ptr<Table>& table, py::object reques
 // Any object with __arrow_c_stream__ (or a bare capsule) -> a Table; the
 // imported buffers keep the producer's memory alive.
 std::shared_ptr<Table> table_from_stream(py::object source) {
-  py::object capsule = py::hasattr(source, "__arrow_c_stream__") ? source.attr("__arrow_c_stream__")() : source;
+  py::object capsule =
+      py::hasattr(source, "__arrow_c_stream__") ? source.attr("__arrow_c_stream__")() : source;
   auto* stream = static_cast<ArrowArrayStream*>(PyCapsule_GetPointer(capsule.ptr(), kStreamCapsule));
   if (stream == nullptr) throw py::error_already_set();
   auto reader = import_stream(stream);  // moves the stream out; the capsule then frees an empty struct
@@ -96,19 +97,22 @@ void bind_table(py::module_& m) {
       .def_property_readonly("column_types",
                              [](const Table& t) {
                                std::vector<std::string> types;
-                               for (const Field& field : t.schema->fields) types.push_back(field.type.to_string());
+                               for (const Field& field : t.schema->fields)
+                                 types.push_back(field.type.to_string());
                                return types;
                              })
       .def_property_readonly("column_kinds",
                              [](const Table& t) {
                                std::vector<std::string> kinds;
-                               for (const Field& field : t.schema->fields) kinds.push_back(numpy_kind(field.type));
+                               for (const Field& field : t.schema->fields)
+                                 kinds.push_back(numpy_kind(field.type));
                                return kinds;
                              })
       .def_property_readonly("column_timezones",
                              [](const Table& t) {
                                std::vector<std::string> zones;
-                               for (const Field& field : t.schema->fields) zones.push_back(field.type.timezone);
+                               for (const Field& field : t.schema->fields)
+                                 zones.push_back(field.type.timezone);
                                return zones;
                              })
       .def_property_readonly("column_nullable",

@@ -62,7 +62,8 @@ DataType numeric_type(const py::dtype& dtype) {
       case 8: return DataType::make(TypeId::kFloat64);
     }
   }
-  throw_unsupported("write: numpy dtype " + dtype.attr("name").cast<std::string>() + " has no Parquet column type");
+  throw_unsupported("write: numpy dtype " + dtype.attr("name").cast<std::string>() +
+                    " has no Parquet column type");
 }
 
 ArrowTimeUnit parse_unit(const std::string& unit) {
@@ -75,7 +76,8 @@ ArrowTimeUnit parse_unit(const std::string& unit) {
 
 // Strings (str) or binaries (bytes) of an object array; None marks a null.
 template <typename Offset>
-std::shared_ptr<ArrayData> gather_strings(const py::array& objects, bool text, Buffer& validity, int64_t& nulls) {
+std::shared_ptr<ArrayData> gather_strings(const py::array& objects, bool text, Buffer& validity,
+                                          int64_t& nulls) {
   const int64_t length = objects.shape(0);
   auto* const* slots = static_cast<PyObject* const*>(objects.data());
   Buffer offsets((size_t(length) + 1) * sizeof(Offset));
@@ -100,7 +102,8 @@ std::shared_ptr<ArrayData> gather_strings(const py::array& objects, bool text, B
                     std::string(py::str(py::type::handle_of(value))));
     }
     if (size > 0) data.append(bytes, size_t(size));
-    if (data.size() > size_t(std::numeric_limits<Offset>::max())) throw_limit("write: string column too large");
+    if (data.size() > size_t(std::numeric_limits<Offset>::max()))
+      throw_limit("write: string column too large");
     offset[i + 1] = static_cast<Offset>(data.size());
   }
   auto array = std::make_shared<ArrayData>();
@@ -111,7 +114,8 @@ std::shared_ptr<ArrayData> gather_strings(const py::array& objects, bool text, B
 
 // One column: (name, kind, values, valid, unit, timezone) from Python.
 // Borrowed buffers point into arrays appended to `keep`, which the caller holds until the write ends.
-std::pair<Field, std::shared_ptr<ArrayData>> make_column(const py::tuple& spec, std::vector<py::object>& keep) {
+std::pair<Field, std::shared_ptr<ArrayData>> make_column(const py::tuple& spec,
+                                                         std::vector<py::object>& keep) {
   Field field;
   field.name = spec[0].cast<std::string>();
   const auto kind = spec[1].cast<std::string>();
@@ -144,7 +148,8 @@ std::pair<Field, std::shared_ptr<ArrayData>> make_column(const py::tuple& spec, 
     if (field.type.id == TypeId::kBool) {
       array->buffers = {BufferRef{}, pack_bits(static_cast<const bool*>(values.data()), length, nullptr)};
     } else {
-      if (values.itemsize() != field.type.fixed_width()) throw_invalid("write: column " + field.name + " width");
+      if (values.itemsize() != field.type.fixed_width())
+        throw_invalid("write: column " + field.name + " width");
       array->buffers = {BufferRef{}, borrow(values)};
     }
   }
@@ -247,7 +252,8 @@ void bind_write(py::module_& m) {
         return writer->num_rows();
       },
       py::arg("path"), py::arg("columns"), py::arg("options") = py::dict(),
-      "Writes (name, kind, values, valid, unit, timezone) columns as one Parquet file; returns the row count");
+      "Writes (name, kind, values, valid, unit, timezone) columns as one Parquet file; returns the row "
+      "count");
 }
 
 }  // namespace parquetry::python
