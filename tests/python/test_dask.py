@@ -155,3 +155,9 @@ def test_summaries_on_the_cluster_equal_one_process(dataset, single_process, cli
     assert pqd.summarize_parquet(str(dataset), split="file") == whole
     selective = pqd.summarize_parquet(str(dataset), columns=["id"], where="id < 2250")
     assert selective["rows"] == 2250 and selective["columns"]["id"]["max"] == 2249
+
+
+def test_malloc_tuning_on_the_workers(client):
+    assert pqd.tune_worker_malloc() is True
+    assert set(client.run(pqd.tune_worker_malloc).values()) == {True}
+    client.register_worker_plugin(pqd.MallocTuning())
