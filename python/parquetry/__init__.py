@@ -305,13 +305,21 @@ def _and(valid, other):
     return other if valid is None else (valid & other)
 
 
+def _is_missing(value):
+    """None, NaN, and pandas' NA / NaT singletons (what pandas puts in object and string columns)."""
+    if value is None:
+        return True
+    if isinstance(value, float):
+        return value != value
+    return type(value).__name__ in ("NAType", "NaTType")
+
+
 def _object_spec(name, values, valid):
     if values.dtype.kind == "U":
         return (name, "str", values.astype(object), valid, "", "")
     if values.dtype.kind == "S":
         return (name, "bytes", values.astype(object), valid, "", "")
-    missing = np.fromiter((v is None or (isinstance(v, float) and v != v) for v in values),
-                          dtype=bool, count=len(values))
+    missing = np.fromiter((_is_missing(v) for v in values), dtype=bool, count=len(values))
     present = values[~missing]
     if len(present) and all(isinstance(v, (bytes, bytearray)) for v in present):
         kind = "bytes"

@@ -75,6 +75,20 @@ def test_where_on_written_file(tmp_path):
     assert len(got) > 0
 
 
+def test_pandas_string_dtype_and_object_numbers(tmp_path):
+    path = str(tmp_path / "strings.parquet")
+    df = pd.DataFrame({"s": pd.array(["a", None, "c"], dtype="string"),
+                       "o": np.array([1, None, 3], dtype=object),
+                       "b": pd.array([True, None, False], dtype="boolean")})
+    parquetry.write(path, df)
+    table = parquetry.read(path)
+    assert table.column_types == {"s": "string", "o": "int64", "b": "bool"}
+    back = table.to_pandas()
+    assert back["s"].tolist() == ["a", None, "c"]
+    assert back["o"].isna().tolist() == [False, True, False] and back["o"][2] == 3
+    assert back["b"].tolist() == [True, None, False]
+
+
 def test_write_is_atomic_and_rejects_bad_input(tmp_path):
     path = tmp_path / "bad.parquet"
     with pytest.raises(parquetry.Error, match="rows"):
