@@ -14,8 +14,9 @@ For each workload:
   plain          one process, parquetry over the files one by one (no Dask)
   tasks          one process, the Dask plan's tasks run in a plain loop
   dask-1/dask-2  planning + execution on a LocalCluster of 1 / 2 workers, with
-                 Dask's default worker environment and "tuned" (without the
-                 nanny's MALLOC_TRIM_THRESHOLD_, see below)
+                 Dask's default worker environment ("defaults"), without the
+                 nanny's MALLOC_TRIM_THRESHOLD_ ("tuned"), and with the defaults
+                 plus parquetry.dask.MallocTuning on the workers ("plugin")
 Derived (wall times: best of the interleaved rounds): speedup = dask-1 / dask-2,
 efficiency = speedup / 2, overhead vs plain = dask-1 / plain - 1, per-task
 overhead = (dask-1 - tasks) / number of tasks. The same from CPU time (this
@@ -213,14 +214,18 @@ def main():
     # spawned first, while this process's environment is still clean.
     if "MALLOC_TRIM_THRESHOLD_" in os.environ:
         print("bench_dask: MALLOC_TRIM_THRESHOLD_ is set in this environment; the tuned workers inherit it")
-    configs = [("tuned", tuned), ("defaults", defaults)]
+    # "plugin": Dask's default environment, then parquetry.dask.MallocTuning on every worker.
+    configs = [("tuned", tuned), ("defaults", defaults), ("plugin", defaults)]
     clusters = {}
     for config, environ in configs:
         for workers in (1, 2):
             with dask.config.set({"distributed.nanny.pre-spawn-environ": environ}):
                 cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                        dashboard_address=None, silence_logs=logging.ERROR)
-            clusters[(config, workers)] = (cluster, Client(cluster, set_as_default=False))
+            client = Client(cluster, set_as_default=False)
+            if config == "plugin":
+                client.register_worker_plugin(pqd.MallocTuning())
+            clusters[(config, workers)] = (cluster, client)
 
     workloads = [w for w in args.workloads.split(",") if w]
     task = pqd._SummaryTask(None, None, 1)
