@@ -19,8 +19,8 @@ For each workload:
                  plus parquetry.dask.MallocTuning on the workers ("plugin")
 Derived (wall times: best of the interleaved rounds): speedup = dask-1 / dask-2,
 efficiency = speedup / 2, overhead vs plain = dask-1 / plain - 1, per-task
-overhead = (dask-1 - tasks) / number of tasks. The same from CPU time (this
-process for plain/tasks, the workers' processes for Dask), which a shared,
+overhead = (dask-1 - tasks) / number of tasks. The same from CPU time (the
+calling thread for plain/tasks, the workers' processes for Dask), which a shared,
 loaded machine disturbs far less than wall time; "2w cores" is the CPU seconds
 the two workers got per wall second (2.0 = two whole cores), "cpu 2w/1w" the
 extra work two workers do, and "proj 2w/1w" = 2 / that: the speedup two idle
@@ -38,6 +38,7 @@ import platform
 import statistics
 import sys
 import time
+import warnings
 
 import dask
 import numpy as np
@@ -113,7 +114,8 @@ def summarize_times(times, cpus):
 def worker_cpu(client):
     """CPU seconds (user + system) used so far by every worker process of a client."""
     if client is None:
-        return time.process_time()
+        # This thread only: the local clusters' schedulers run on threads of this process.
+        return time.thread_time()
 
     def cpu():
         import psutil
@@ -189,6 +191,9 @@ def main():
     package_dir = os.path.dirname(os.path.dirname(os.path.abspath(parquetry.__file__)))
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [package_dir, os.environ.get("PYTHONPATH")]))
     from distributed import Client, LocalCluster
+
+    # Another process may hold Dask's default HTTP port; the scheduler then picks another one.
+    warnings.filterwarnings("ignore", message="Port .* is already in use")
 
     plans = {split: pqd.plan_parquet(files, split=split) for split in SPLITS}
     planning = measure_interleaved({"plan": (lambda: pqd.plan_parquet(files), None)},
