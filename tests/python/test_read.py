@@ -190,3 +190,30 @@ def test_errors_carry_the_cpp_message(testdata, tmp_path):
         parquetry.metadata(str(corrupt))
     assert bad.value.code == "corrupt"
     assert issubclass(parquetry.Error, RuntimeError)
+
+
+def test_row_groups_with_and_without_where(tmp_path):
+    path = str(tmp_path / "groups.parquet")
+    parquetry.write(path, {"x": np.arange(1000, dtype=np.int64), "y": np.arange(1000) % 7}, row_group_rows=250)
+    assert parquetry.read(path, row_groups=[2]).column("x").tolist() == list(range(500, 750))
+    assert parquetry.read(path, row_groups=[3, 0]).column("x")[:3].tolist() == [750, 751, 752]
+    assert parquetry.read(path, row_groups=[]).num_rows == 0
+    # A filter over chosen row groups (what a Dask task runs) equals the whole-file filter restricted to them.
+    chosen = parquetry.read(path, columns=["x"], where="y = 3 OR x < 260", row_groups=[1]).column("x")
+    whole = parquetry.read(path, columns=["x"], where="y = 3 OR x < 260").column("x")
+    assert chosen.tolist() == [v for v in whole.tolist() if 250 <= v < 500]
+    assert chosen[:10].tolist() == list(range(250, 260))
+    with pytest.raises(parquetry.Error, match="row group"):
+        parquetry.read(path, where="x > 0", row_groups=[9])
+    # A scan batch is one batch: its columns are views too.
+    batch = next(parquetry.scan(path, columns=["x"], batch_size=100))
+    assert batch.column("x").__array_interface__["data"][0] == batch.buffer_address("x")
+
+
+def test_metadata_statistics_of_a_public_file(testdata):
+    meta = parquetry.metadata(os.path.join(testdata, "alltypes_tiny_pages.parquet"))
+    assert meta["num_rows"] == 7300
+    columns = {c["path"]: c for c in meta["row_groups"][0]["columns"]}
+    assert (columns["id"]["min"], columns["id"]["max"]) == (0, 7299)
+    assert columns["bool_col"]["min"] is False and columns["bool_col"]["max"] is True
+    assert columns["id"]["null_count"] == 0
