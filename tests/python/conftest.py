@@ -33,3 +33,17 @@ def cli_scan():
         return json.loads(out.stdout)
 
     return run
+
+
+@pytest.fixture(scope="session")
+def cli_cat():
+    """parquetry cat FILE (JSON lines), parsed: one dict per row."""
+    cli = os.environ.get("PARQUETRY_CLI")
+    if not cli or not os.path.exists(cli):
+        pytest.skip("PARQUETRY_CLI not set")
+
+    def run(path):
+        out = subprocess.run([cli, "cat", path], check=True, capture_output=True, text=True)
+        return [json.loads(line) for line in out.stdout.splitlines() if line]
+
+    return run

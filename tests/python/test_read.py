@@ -4,6 +4,7 @@ Each column's count, null count, min and max computed in Python from the
 numpy/pandas conversion must equal `parquetry scan --json` (the C++ fold over
 the same batches); a few files also have known literal values."""
 
+import base64
 import math
 import os
 
@@ -114,6 +115,40 @@ def test_summarize_equals_cli_scan(testdata, cli_scan, name):
             assert got["min"].decode() == cpp["min"] and got["max"].decode() == cpp["max"]
         elif "min" in cpp:
             assert got["min"] == cpp["min"] and got["max"] == cpp["max"], column
+
+
+def same_value(cpp, got, kind):
+    """One value of `parquetry cat` (JSON) against the Python conversion of the same cell."""
+    if got is None:
+        return cpp is None
+    if kind == "bytes":
+        return base64.b64decode(cpp) == got
+    if kind.startswith(("datetime64", "date32")):
+        return np.datetime64(cpp.rstrip("Z")) == got
+    if kind.startswith(("timedelta64", "time32")):
+        return True  # times of day print as text; their integers are covered by the fold comparison
+    if isinstance(got, (float, np.floating)):
+        if isinstance(cpp, str):  # JSON has no NaN / infinity
+            return cpp.lower().lstrip("+") in (str(float(got)).lower(), "nan" if math.isnan(got) else "")
+        return float(np.float32(cpp)) == float(np.float32(got)) if kind == "float32" else cpp == got
+    return cpp == got
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_every_value_equals_cli_cat(testdata, cli_cat, name):
+    path = os.path.join(testdata, name)
+    rows = cli_cat(path)
+    table = parquetry.read(path)
+    assert table.num_rows == len(rows)
+    kinds = dict(zip(table.column_names, table._native.column_kinds))
+    for column in table.column_names:
+        values, valid = table.column_masked(column)
+        for i, (row, got) in enumerate(zip(rows, values)):
+            if valid is not None and not valid[i]:
+                got = None
+            elif isinstance(got, np.generic) and not isinstance(got, np.datetime64):
+                got = got.item()
+            assert same_value(row[column], got, kinds[column]), (column, i, row[column], got)
 
 
 def test_known_values(testdata):
