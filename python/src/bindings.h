@@ -27,8 +27,9 @@ struct Table {
 };
 
 /// How a column of `type` reaches numpy (see convert.cc): "int64",
-/// "float64", "bool", "datetime64[us]", "timedelta64[ns]", "date32", "str",
-/// "bytes", or "json" (nested and other types, as Python values).
+/// "float64", "bool", "datetime64[us]", "timedelta64[ns]", "str", "bytes",
+/// "json" (nested and other types, as Python values), or "date32" /
+/// "time32[ms]" (int32 views that Python widens to a numpy unit).
 std::string numpy_kind(const DataType& type);
 
 /// One array as (values, valid): values a numpy array of numpy_kind(type)
