@@ -4,7 +4,9 @@
 # 1. generates the datasets, or reuses them while their stamp is current;
 # 2. runs every suite linked into parquetry_bench (each case in its own
 #    process, peers beside our cases) and prints the JMH-style tables;
-# 3. writes bench-results/results.json, bench-results/report.html and the
+# 3. runs the Python/Dask scale-out benchmark (bench/python/bench_dask.py,
+#    bench-results/dask.json) when the release build has the Python module;
+# 4. writes bench-results/results.json, bench-results/report.html and the
 #    "Latest results" section of docs/benchmarks.md.
 # Environment: PARQUETRY_BENCH_BUILD (build folder, default build/release),
 # PARQUETRY_BENCH_OUT (default bench-results), PARQUETRY_BENCH_ARGS (extra
@@ -48,6 +50,19 @@ status=0
 # shellcheck disable=SC2086
 "$bench" "${run_args[@]}" --profile "$profile" --data-dir "$data_dir" --json "$out/results.json" \
   ${PARQUETRY_BENCH_ARGS:-} || status=$?
+
+# Scale-out: the Python/Dask benchmark, when the release build has the Python module
+# (docs/scale-out.md). It writes its own $out/dask.json.
+if [ -d "$build/python/parquetry" ] && /usr/bin/python3 -c "import distributed" 2>/dev/null; then
+  case "$profile" in
+    quick) dask_args=(--warmup 1 --measure 3) ;;
+    full) dask_args=(--warmup 2 --measure 10) ;;
+  esac
+  PYTHONPATH="$build/python" /usr/bin/python3 "$root/bench/python/bench_dask.py" \
+    --data-dir "$data_dir" --json "$out/dask.json" "${dask_args[@]}" || status=$?
+else
+  echo "run-bench: no Python module in $build (or no python3-distributed): Dask benchmark skipped"
+fi
 
 if [ -f "$out/results.json" ]; then
   "$bench" --report "$out/results.json" --html "$out/report.html" --markdown-into "$root/docs/benchmarks.md"

@@ -1,0 +1,216 @@
+"""Distributed scans on Dask: parquetry plans, Dask schedules, parquetry reads.
+
+    import parquetry.dask as pqd
+    ddf = pqd.read_parquet("data/*.parquet", columns=["fare_amount"], where="passenger_count > 2")
+    ddf.fare_amount.sum().compute()
+    pqd.write_parquet(ddf, "out/")
+
+Planning reads footers only (many in parallel from a thread pool: the
+extension releases the GIL), drops the row groups whose statistics exclude
+``where`` and turns what is left into tasks: one per row group
+(``split="row_group"``) or per file (``split="file"``). A pruned row group is
+never a task, so it costs no scheduling and no worker I/O. Each task opens
+its file on the worker and reads just its row groups (the pages of the
+projected columns, and with ``where`` only the selected rows' pages where
+the page index allows it). ``plan_parquet`` returns the plan itself so
+callers (and tests) can see what will run. docs/scale-out.md explains how
+the same plan runs on a multi-host cluster.
+"""
+
+import glob
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from . import _parquetry, merge_summaries, read, schema, summarize, write
+
+__all__ = ["Plan", "plan_parquet", "read_parquet", "summarize_parquet", "write_parquet", "tune_worker_malloc",
+           "MallocTuning"]
+
+
+@dataclass
+class Plan:
+    """What read_parquet will run: ``tasks`` is a list of (path, row groups)."""
+
+    tasks: list
+    meta: object  # the empty pandas DataFrame every task's result looks like
+    columns: list = None
+    where: str = None
+    files: list = field(default_factory=list)
+    row_groups_total: int = 0
+    row_groups_pruned: int = 0
+    rows_planned: int = 0  # rows of the row groups that became tasks (before the row filter)
+
+    def __len__(self):
+        return len(self.tasks)
+
+
+def _expand(paths_or_glob):
+    if isinstance(paths_or_glob, (str, os.PathLike)):
+        path = os.fspath(paths_or_glob)
+        if os.path.isdir(path):
+            return sorted(glob.glob(os.path.join(path, "*.parquet")))
+        if any(c in path for c in "*?["):
+            return sorted(glob.glob(path))
+        return [path]
+    return [os.fspath(p) for p in paths_or_glob]
+
+
+def plan_parquet(paths_or_glob, columns=None, where=None, split="row_group", footer_threads=None):
+    """Reads the footers of the files (a glob, a folder or a list) in parallel
+    and returns the Plan of read_parquet: one task per surviving row group
+    (split="row_group") or per file with any surviving row group (split="file")."""
+    if split not in ("row_group", "file"):
+        raise ValueError('split must be "row_group" or "file"')
+    files = _expand(paths_or_glob)
+    if not files:
+        raise FileNotFoundError(f"no Parquet files match {paths_or_glob!r}")
+    columns = None if columns is None else list(columns)
+    workers = footer_threads or min(32, len(files), (os.cpu_count() or 1) * 4)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        footers = list(pool.map(lambda p: _parquetry.plan_file(p, columns, where), files))
+    tasks = []
+    total = 0
+    kept = 0
+    rows = 0
+    for footer in footers:
+        total += footer["num_row_groups"]
+        groups = footer["row_groups"]
+        kept += len(groups)
+        rows += sum(r for _, r, _ in groups)
+        if not groups:
+            continue
+        if split == "file":
+            tasks.append((footer["path"], tuple(i for i, _, _ in groups)))
+        else:
+            tasks.extend((footer["path"], (i,)) for i, _, _ in groups)
+    meta = schema(files[0], columns=columns).to_pandas()
+    return Plan(tasks=tasks, meta=meta, columns=columns, where=where, files=files,
+                row_groups_total=total, row_groups_pruned=total - kept, rows_planned=rows)
+
+
+class _ReadTask:
+    """One task: read the row groups of one file with parquetry (on the worker)."""
+
+    def __init__(self, columns, where, threads):
+        self.columns = columns
+        self.where = where
+        self.threads = threads
+
+    def __call__(self, task):
+        path, row_groups = task
+        return read(path, columns=self.columns, where=self.where, row_groups=list(row_groups),
+                    threads=self.threads).to_pandas()
+
+
+def read_parquet(paths_or_glob, columns=None, where=None, split="row_group", threads=1, footer_threads=None):
+    """A dask DataFrame over Parquet files, read by parquetry.
+
+    columns: column paths to read (None = all); where: a row predicate in the
+    CLI's --where syntax, applied both at planning (statistics prune row
+    groups) and in each task (exact row filter). threads: decode threads per
+    task (1 suits one Dask worker thread per core).
+    """
+    import dask.dataframe as dd
+
+    plan = plan_parquet(paths_or_glob, columns=columns, where=where, split=split,
+                        footer_threads=footer_threads)
+    return from_plan(plan, threads=threads)
+
+
+def from_plan(plan, threads=1):
+    """The dask DataFrame of a Plan (one partition per task)."""
+    import dask.dataframe as dd
+
+    if not plan.tasks:
+        return dd.from_pandas(plan.meta, npartitions=1)
+    return dd.from_map(_ReadTask(plan.columns, plan.where, threads), plan.tasks, meta=plan.meta,
+                       label="parquetry-read", enforce_metadata=False)
+
+
+class _SummaryTask:
+    """One task of summarize_parquet: fold the row groups of one file in C++."""
+
+    def __init__(self, columns, where, threads):
+        self.columns = columns
+        self.where = where
+        self.threads = threads
+
+    def __call__(self, task):
+        path, row_groups = task
+        return summarize(path, columns=self.columns, where=self.where, row_groups=list(row_groups),
+                         threads=self.threads)
+
+
+def summarize_parquet(paths_or_glob, columns=None, where=None, split="row_group", threads=1, plan=None,
+                      compute=True):
+    """count / nulls / min / max of every selected column over many files, one
+    task per planned row group (or file) on the current Dask scheduler; only
+    the small per-task summaries travel back. `plan` reuses a plan_parquet()
+    result. Returns the merged summary (or the delayed one when compute=False)."""
+    import dask
+
+    if plan is None:
+        plan = plan_parquet(paths_or_glob, columns=columns, where=where, split=split)
+    task = _SummaryTask(plan.columns, plan.where, threads)
+    parts = [dask.delayed(task)(t) for t in plan.tasks]
+    merged = dask.delayed(merge_summaries)(parts)
+    return merged.compute() if compute else merged
+
+
+def _write_partition(frame, path, options):
+    return write(path, frame, **options)
+
+
+def write_parquet(ddf, folder, compute=True, name_function=None, **options):
+    """Writes each partition of a dask DataFrame as one file in ``folder``
+    (``part.<i>.parquet``, or ``name_function(i)``) with parquetry's atomic
+    writer; options as parquetry.write. The index is not written. Returns the
+    row count of each file (or the delayed writes when compute=False)."""
+    import dask
+
+    folder = os.fspath(folder)
+    os.makedirs(folder, exist_ok=True)
+    name_function = name_function or (lambda i: f"part.{i}.parquet")
+    writes = [
+        dask.delayed(_write_partition)(part, os.path.join(folder, name_function(i)), options)
+        for i, part in enumerate(ddf.to_delayed())
+    ]
+    if not compute:
+        return writes
+    return list(dask.compute(*writes))
+
+
+def tune_worker_malloc(mmap_threshold=32 << 20, trim_threshold=256 << 20):
+    """Gives back glibc's malloc its large-buffer reuse in this process.
+
+    Dask's nanny starts workers with MALLOC_TRIM_THRESHOLD_=65536, which also
+    fixes glibc's mmap threshold at 128 KiB: every decode buffer above that is
+    a fresh mmap, faulted in page by page for every row group (~45% more CPU
+    per scan here, docs/scale-out.md). This raises both thresholds with
+    mallopt. Run it on running workers with ``client.run(tune_worker_malloc)``
+    or on every worker that starts with ``client.register_worker_plugin(MallocTuning())``.
+    Returns True when glibc accepted both settings (False elsewhere)."""
+    import ctypes
+    import ctypes.util
+
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return False
+    M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # glibc's malloc.h
+    return bool(mallopt(M_MMAP_THRESHOLD, int(mmap_threshold))) and bool(mallopt(M_TRIM_THRESHOLD, int(trim_threshold)))
+
+
+class MallocTuning:
+    """A Dask worker plugin running tune_worker_malloc on every worker (also restarted ones)."""
+
+    name = "parquetry-malloc-tuning"
+
+    def __init__(self, mmap_threshold=32 << 20, trim_threshold=256 << 20):
+        self.mmap_threshold = mmap_threshold
+        self.trim_threshold = trim_threshold
+
+    def setup(self, worker):
+        tune_worker_malloc(self.mmap_threshold, self.trim_threshold)
