@@ -14,30 +14,11 @@
 namespace parquetry::proto {
 namespace {
 
-const std::string kSource = PARQUETRY_SOURCE_DIR;
-
-bool peer_available() {
-  return std::filesystem::exists(kSource + "/bench/peers/node_modules/@duckdb/node-api") &&
-         std::system("node --version > /dev/null 2>&1") == 0;
-}
-
 std::vector<std::string> duckdb_rows(const std::string& file) {
-  const std::string command = "node '" + kSource + "/bench/peers/duckdb_check.mjs' '" + file + "' 2>&1";
-  std::FILE* pipe = popen(command.c_str(), "r");
-  std::vector<std::string> lines;
-  if (pipe == nullptr) return lines;
-  std::string line;
-  char chunk[4096];
-  while (std::fgets(chunk, sizeof(chunk), pipe) != nullptr) {
-    line += chunk;
-    if (line.back() == '\n') {
-      line.pop_back();
-      lines.push_back(std::move(line));
-      line.clear();
-    }
-  }
-  if (!line.empty()) lines.push_back(line);
-  EXPECT_EQ(pclose(pipe), 0) << (lines.empty() ? "" : lines.back());
+  int status = 0;
+  std::vector<std::string> lines =
+      parquetry::testing::run_peer("duckdb_check.mjs", parquetry::testing::shell_quote(file), &status);
+  EXPECT_EQ(status, 0) << (lines.empty() ? "" : lines.back());
   return lines;
 }
 
@@ -112,7 +93,8 @@ void expect_rows(const std::vector<std::string>& lines, bool legacy) {
 }
 
 TEST(ProtoDuckDb, ReadsBothPathsAndBothLayouts) {
-  if (!peer_available()) GTEST_SKIP() << "node or @duckdb/node-api missing (scripts/install-peers.sh)";
+  if (!parquetry::testing::duckdb_peer_available())
+    GTEST_SKIP() << "node or @duckdb/node-api missing (scripts/install-peers.sh)";
   const auto rows = sample();
   for (bool legacy : {false, true}) {
     SCOPED_TRACE(legacy ? "legacy" : "3-level");
@@ -132,7 +114,8 @@ TEST(ProtoDuckDb, ReadsBothPathsAndBothLayouts) {
 }
 
 TEST(ProtoDuckDb, UnwrappedWellKnownTypesAreDatesAndTimes) {
-  if (!peer_available()) GTEST_SKIP() << "node or @duckdb/node-api missing (scripts/install-peers.sh)";
+  if (!parquetry::testing::duckdb_peer_available())
+    GTEST_SKIP() << "node or @duckdb/node-api missing (scripts/install-peers.sh)";
   parquetry::test::AllTypes3 m;
   m.mutable_date()->set_year(2024);
   m.mutable_date()->set_month(2);

@@ -1,11 +1,12 @@
 #include "test_support.h"
 
+#include <unistd.h>
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
-#include <unistd.h>
 
 namespace parquetry::testing {
 
@@ -60,6 +61,49 @@ std::filesystem::path temp_dir() {
   auto dir = root.path / std::to_string(counter++);
   std::filesystem::create_directories(dir);
   return dir;
+}
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+std::string shell_quote(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+bool duckdb_peer_available() {
+  return std::filesystem::exists(std::string(PARQUETRY_SOURCE_DIR) +
+                                 "/bench/peers/node_modules/@duckdb/node-api") &&
+         std::system("node --version > /dev/null 2>&1") == 0;
+}
+
+std::vector<std::string> run_peer(const std::string& script, const std::string& args, int* status) {
+  const std::string command = "node " +
+                              shell_quote(std::string(PARQUETRY_SOURCE_DIR) + "/bench/peers/" + script) +
+                              " " + args + " 2>&1";
+  std::vector<std::string> lines;
+  std::FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) {
+    if (status != nullptr) *status = -1;
+    return lines;
+  }
+  std::string line;
+  char chunk[4096];
+  while (std::fgets(chunk, sizeof(chunk), pipe) != nullptr) {
+    line += chunk;
+    if (!line.empty() && line.back() == '\n') {
+      line.pop_back();
+      lines.push_back(std::move(line));
+      line.clear();
+    }
+  }
+  if (!line.empty()) lines.push_back(line);
+  const int code = pclose(pipe);
+  if (status != nullptr) *status = code;
+  return lines;
 }
 
 }  // namespace parquetry::testing

@@ -21,4 +21,15 @@ std::vector<uint8_t> read_bytes(const std::filesystem::path& path);
 /// A fresh empty folder for this test's output, removed at process exit.
 std::filesystem::path temp_dir();
 
+/// The whole file as text ("" when it cannot be read).
+std::string read_text(const std::filesystem::path& path);
+/// `text` single-quoted for the shell.
+std::string shell_quote(const std::string& text);
+/// Whether node and the DuckDB peer (bench/peers/node_modules, installed by
+/// scripts/install-peers.sh, which make test runs) are there.
+bool duckdb_peer_available();
+/// Runs `node bench/peers/<script> <args>` (`args` quoted by the caller) and
+/// returns its output lines, stderr merged; `status` gets the exit status.
+std::vector<std::string> run_peer(const std::string& script, const std::string& args, int* status = nullptr);
+
 }  // namespace parquetry::testing

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "json_compare.h"
 #include "parquetry/variant_builder.h"
 #include "parquetry/variant_json.h"
 #include "parquetry/variant_parquet.h"
@@ -32,86 +33,15 @@ namespace {
 using simdjson::dom::element;
 using simdjson::dom::element_type;
 
-const std::string kScript = std::string(PARQUETRY_SOURCE_DIR) + "/bench/peers/duckdb_variant.mjs";
-
-bool peer_available() {
-  return std::filesystem::exists(std::string(PARQUETRY_SOURCE_DIR) +
-                                 "/bench/peers/node_modules/@duckdb/node-api") &&
-         std::system("node --version > /dev/null 2>&1") == 0;
-}
-
 std::vector<std::string> run_duckdb(const std::string& args) {
-  const std::string command = "node '" + kScript + "' " + args + " 2>&1";
-  std::FILE* pipe = popen(command.c_str(), "r");
-  std::vector<std::string> lines;
-  if (pipe == nullptr) return lines;
-  std::string line;
-  char chunk[4096];
-  while (std::fgets(chunk, sizeof(chunk), pipe) != nullptr) {
-    line += chunk;
-    if (!line.empty() && line.back() == '\n') {
-      line.pop_back();
-      lines.push_back(std::move(line));
-      line.clear();
-    }
-  }
-  if (!line.empty()) lines.push_back(line);
-  const int status = pclose(pipe);
+  int status = 0;
+  std::vector<std::string> lines = testing::run_peer("duckdb_variant.mjs", args, &status);
   EXPECT_EQ(status, 0) << (lines.empty() ? "" : lines.back());
   return lines;
 }
 
 bool same_json(element expected, element actual, std::string& why) {
-  auto number = [](element e, double& out) {
-    if (e.is_int64()) return out = double(int64_t(e)), true;
-    if (e.is_uint64()) return out = double(uint64_t(e)), true;
-    if (e.is_double()) return out = double(e), true;
-    return false;
-  };
-  double a, b;
-  if (number(expected, a) && number(actual, b)) {
-    if (a == b || std::fabs(a - b) <= 1e-9 * std::max(std::fabs(a), std::fabs(b))) return true;
-    why = simdjson::to_string(expected) + " vs " + simdjson::to_string(actual);
-    return false;
-  }
-  if (expected.type() != actual.type()) {
-    why = simdjson::to_string(expected) + " vs " + simdjson::to_string(actual);
-    return false;
-  }
-  if (expected.type() == element_type::ARRAY) {
-    auto ea = expected.get_array().value();
-    auto aa = actual.get_array().value();
-    if (ea.size() != aa.size()) {
-      why = "array sizes " + simdjson::to_string(expected) + " vs " + simdjson::to_string(actual);
-      return false;
-    }
-    auto it = aa.begin();
-    for (element e : ea) {
-      if (!same_json(e, *it, why)) return false;
-      ++it;
-    }
-    return true;
-  }
-  if (expected.type() == element_type::OBJECT) {
-    auto eo = expected.get_object().value();
-    auto ao = actual.get_object().value();
-    if (eo.size() != ao.size()) {
-      why = "objects " + simdjson::to_string(expected) + " vs " + simdjson::to_string(actual);
-      return false;
-    }
-    for (auto field : eo) {
-      auto other = ao[field.key];
-      if (other.error()) {
-        why = "missing key " + std::string(field.key);
-        return false;
-      }
-      if (!same_json(field.value, other.value(), why)) return false;
-    }
-    return true;
-  }
-  if (simdjson::to_string(expected) == simdjson::to_string(actual)) return true;
-  why = simdjson::to_string(expected) + " vs " + simdjson::to_string(actual);
-  return false;
+  return testing::json_same(expected, actual, why, "", 1e-9);
 }
 
 // DuckDB 1.5 renders a decimal below 1 stored in variant bytes without its
@@ -216,7 +146,7 @@ std::vector<std::optional<OwnedVariant>> sample_rows(int n) {
 }
 
 TEST(VariantDuckDB, DuckDBReadsOurShreddedAndUnshreddedFiles) {
-  if (!peer_available())
+  if (!testing::duckdb_peer_available())
     GTEST_SKIP() << "node or the DuckDB peer is not installed (scripts/install-peers.sh)";
   const auto rows = sample_rows(1500);
   std::vector<std::optional<Variant>> input;
@@ -247,7 +177,7 @@ TEST(VariantDuckDB, DuckDBReadsOurShreddedAndUnshreddedFiles) {
 }
 
 TEST(VariantDuckDB, WeReadDuckDBShreddedFilesAsDuckDBDoes) {
-  if (!peer_available())
+  if (!testing::duckdb_peer_available())
     GTEST_SKIP() << "node or the DuckDB peer is not installed (scripts/install-peers.sh)";
   const auto dir = parquetry::testing::temp_dir();
   const std::string file = (dir / "duckdb.parquet").string();
@@ -341,7 +271,7 @@ void expect_same_lines(const std::vector<std::optional<std::string>>& ours,
 }
 
 TEST(VariantDuckDB, TimestampsTimesAndBinariesAgreeBothWays) {
-  if (!peer_available())
+  if (!testing::duckdb_peer_available())
     GTEST_SKIP() << "node or the DuckDB peer is not installed (scripts/install-peers.sh)";
   const auto dir = parquetry::testing::temp_dir();
   // DuckDB's file, every key shredded by an explicit SHREDDING.

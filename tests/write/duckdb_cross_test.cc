@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <random>
 
+#include "json_compare.h"
 #include "parquetry/table/json_values.h"
 #include "write_test_support.h"
 
@@ -18,93 +19,16 @@ namespace parquetry {
 namespace {
 
 using simdjson::dom::element;
-using simdjson::dom::element_type;
 using testing::make_batch;
 using testing::make_fixed;
 using testing::make_strings;
 
-const std::string kScript = std::string(PARQUETRY_SOURCE_DIR) + "/bench/peers/duckdb_check.mjs";
-
-bool peer_available() {
-  return std::filesystem::exists(std::string(PARQUETRY_SOURCE_DIR) +
-                                 "/bench/peers/node_modules/@duckdb/node-api") &&
-         std::system("node --version > /dev/null 2>&1") == 0;
-}
-
 std::vector<std::string> run_duckdb(const std::string& file, const std::string& mode) {
-  std::string command = "node '" + kScript + "' '" + file + "' " + mode + " 2>&1";
-  std::FILE* pipe = popen(command.c_str(), "r");
-  std::vector<std::string> lines;
-  if (pipe == nullptr) return lines;
-  std::string line;
-  char chunk[4096];
-  while (std::fgets(chunk, sizeof(chunk), pipe) != nullptr) {
-    line += chunk;
-    if (!line.empty() && line.back() == '\n') {
-      line.pop_back();
-      lines.push_back(std::move(line));
-      line.clear();
-    }
-  }
-  if (!line.empty()) lines.push_back(line);
-  const int status = pclose(pipe);
+  int status = 0;
+  std::vector<std::string> lines =
+      testing::run_peer("duckdb_check.mjs", testing::shell_quote(file) + " " + mode, &status);
   EXPECT_EQ(status, 0) << (lines.empty() ? "" : lines.back());
   return lines;
-}
-
-// Numbers agree to 1e-6 relative (DuckDB prints floats widened to double),
-// everything else exactly, objects by key.
-bool same(element expected, element actual, std::string& why) {
-  auto number = [](element e, double& out) {
-    if (e.is_int64()) return out = double(int64_t(e)), true;
-    if (e.is_uint64()) return out = double(uint64_t(e)), true;
-    if (e.is_double()) return out = double(e), true;
-    return false;
-  };
-  double a, b;
-  if (number(expected, a) && number(actual, b)) {
-    if (a == b || std::fabs(a - b) <= 1e-6 * std::max(std::fabs(a), std::fabs(b))) return true;
-    why = simdjson::to_string(expected) + " vs " + simdjson::to_string(actual);
-    return false;
-  }
-  if (expected.type() != actual.type()) {
-    why = simdjson::to_string(expected) + " vs " + simdjson::to_string(actual);
-    return false;
-  }
-  if (expected.type() == element_type::ARRAY) {
-    auto ea = expected.get_array().value();
-    auto aa = actual.get_array().value();
-    if (ea.size() != aa.size()) {
-      why = "array sizes " + simdjson::to_string(expected) + " vs " + simdjson::to_string(actual);
-      return false;
-    }
-    auto it = aa.begin();
-    for (element e : ea) {
-      if (!same(e, *it, why)) return false;
-      ++it;
-    }
-    return true;
-  }
-  if (expected.type() == element_type::OBJECT) {
-    auto eo = expected.get_object().value();
-    auto ao = actual.get_object().value();
-    if (eo.size() != ao.size()) {
-      why = "objects " + simdjson::to_string(expected) + " vs " + simdjson::to_string(actual);
-      return false;
-    }
-    for (auto field : eo) {
-      auto other = ao[field.key];
-      if (other.error()) {
-        why = "missing key " + std::string(field.key);
-        return false;
-      }
-      if (!same(field.value, other.value(), why)) return false;
-    }
-    return true;
-  }
-  if (simdjson::to_string(expected) == simdjson::to_string(actual)) return true;
-  why = simdjson::to_string(expected) + " vs " + simdjson::to_string(actual);
-  return false;
 }
 
 struct Case {
@@ -116,7 +40,7 @@ struct Case {
 };
 
 TEST(WriterDuckDB, DuckDBReadsIdenticalValuesAndMetadata) {
-  if (!peer_available())
+  if (!testing::duckdb_peer_available())
     GTEST_SKIP() << "node or the DuckDB peer is not installed (scripts/install-peers.sh)";
   std::mt19937_64 rng(77);
   const int64_t rows = 3000;
@@ -222,7 +146,7 @@ TEST(WriterDuckDB, DuckDBReadsIdenticalValuesAndMetadata) {
       element expected = expected_parser.parse(ours);
       element actual = actual_parser.parse(lines[size_t(r)]);
       std::string why;
-      if (!same(expected, actual, why) && mismatches++ < 3) {
+      if (!testing::json_same(expected, actual, why, "") && mismatches++ < 3) {
         ADD_FAILURE() << "row " << r << ": " << why << "\n ours:   " << ours
                       << "\n duckdb: " << lines[size_t(r)];
       }

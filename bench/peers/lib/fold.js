@@ -1,7 +1,8 @@
 // The full-scan fold as one DuckDB aggregate query: for every column of a
 // Parquet file the count of values, nulls, min and max (lists: element count
 // and sum), in the harness's scan-result form (bench/harness/scan_result.h).
-// Shared by the peers whose result is a fold (full_scan.js, copy_write.js).
+// Shared by the peers whose result is a fold (full_scan.js, filtered_scan.js,
+// copy_write.js).
 'use strict';
 
 const { sqlString, sqlIdent } = require('./common');
@@ -35,8 +36,8 @@ function aggregatesFor(name, kind) {
   }
 }
 
-/** The fold query over `file` and the columns it covers. */
-async function foldQuery(connection, file) {
+/** The fold query over `file` (only rows matching `where`, when given) and the columns it covers. */
+async function foldQuery(connection, file, where) {
   const source = `read_parquet(${sqlString(file)})`;
   const described = (await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${source}`)).getRowObjects();
   const columns = described.map((row) => {
@@ -46,7 +47,8 @@ async function foldQuery(connection, file) {
   });
   const selectList = ['count(*)::VARCHAR'];
   for (const column of columns) selectList.push(...aggregatesFor(column.name, column.kind));
-  return { query: `SELECT ${selectList.join(', ')} FROM ${source}`, columns };
+  const filter = where ? ` WHERE ${where}` : '';
+  return { query: `SELECT ${selectList.join(', ')} FROM ${source}${filter}`, columns };
 }
 
 /** The scan result from the fold query's one row. */
