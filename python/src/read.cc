@@ -9,7 +9,6 @@
 //    columns are read and evaluated per row group, then the projected
 //    columns only for the selected rows. The planner has already dropped the
 //    row groups whose statistics exclude the filter.
-#include <limits>
 
 #include "bindings.h"
 #include "parquetry/error.h"
@@ -29,7 +28,8 @@ struct ReadRequest {
   std::string where;
   std::vector<int32_t> row_groups;
   int threads = 1;
-  int64_t batch_size = std::numeric_limits<int32_t>::max();  // one batch per row group
+  // One batch per row group, up to the largest batch the reader allows.
+  int64_t batch_size = Limits{}.max_rows_per_batch;
 };
 
 // Batches of a FileReader (which the stream must outlive).
