@@ -15,6 +15,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -140,6 +141,16 @@ ValueBounds usable_bounds(const ColumnDescriptor& column, const Statistics& stat
 /// True when no row with these bounds can satisfy `leaf` (a leaf predicate
 /// on `column`, NOT already pushed down). Conservative: false when unsure.
 bool bounds_exclude(const Predicate& leaf, const ColumnDescriptor& column, const ValueBounds& bounds);
+
+/// True when `leaf_excluded` proves `predicate` (NOT pushed down) false for
+/// every row: an AND when one child is excluded, an OR when all are.
+bool predicate_excluded(const Predicate& predicate,
+                        const std::function<bool(const Predicate&)>& leaf_excluded);
+
+/// True when the chunk statistics of `group` prove no row of it satisfies
+/// `predicate` (NOT pushed down; leaves name columns of `schema`).
+bool row_group_excluded_by_statistics(const Predicate& predicate, const Schema& schema,
+                                      const RowGroup& group);
 
 /// The PLAIN encoding of `value` as a value of `column` (byte arrays without
 /// the length prefix), as Bloom filters hash it; nullopt when it has no

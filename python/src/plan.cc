@@ -14,22 +14,6 @@
 namespace parquetry::python {
 namespace {
 
-// True when the leaves' statistics prove `p` (NOT pushed down) false for every row.
-bool excluded(const Predicate& p, const std::function<bool(const Predicate&)>& leaf_excluded) {
-  switch (p.kind) {
-    case Predicate::Kind::kTrue: return false;
-    case Predicate::Kind::kFalse: return true;
-    case Predicate::Kind::kAnd:
-      return std::any_of(p.children.begin(), p.children.end(),
-                         [&](const Predicate& c) { return excluded(c, leaf_excluded); });
-    case Predicate::Kind::kOr:
-      return std::all_of(p.children.begin(), p.children.end(),
-                         [&](const Predicate& c) { return excluded(c, leaf_excluded); });
-    case Predicate::Kind::kNot: return false;
-    default: return leaf_excluded(p);
-  }
-}
-
 struct RowGroupPlan {
   int32_t index = 0;
   int64_t rows = 0;
@@ -64,14 +48,7 @@ FilePlan plan(const std::string& path, const std::vector<std::string>& columns, 
   out.num_row_groups = static_cast<int32_t>(meta.row_groups.size());
   for (size_t rg = 0; rg < meta.row_groups.size(); ++rg) {
     const RowGroup& group = meta.row_groups[rg];
-    const bool drop = excluded(filter, [&](const Predicate& leaf) {
-      const ColumnDescriptor& column = *schema.find_column(leaf.column);
-      if (size_t(column.index) >= group.columns.size()) return false;
-      const ColumnChunk& chunk = group.columns[size_t(column.index)];
-      if (!chunk.meta_data || !chunk.meta_data->statistics) return false;
-      ValueBounds bounds = usable_bounds(column, *chunk.meta_data->statistics, chunk.meta_data->num_values);
-      return bounds_exclude(leaf, column, bounds);
-    });
+    const bool drop = row_group_excluded_by_statistics(filter, schema, group);
     if (drop || group.num_rows == 0) continue;
     RowGroupPlan plan{static_cast<int32_t>(rg), group.num_rows, 0};
     for (int32_t column : projected) {

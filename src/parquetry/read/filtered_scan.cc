@@ -120,37 +120,13 @@ struct FilteredScan::Impl {
     return *column;
   }
 
-  // True when `visit_leaf` proves no row of the row group can match.
-  bool excluded(const Predicate& p, const std::function<bool(const Predicate&)>& leaf_excluded) const {
-    switch (p.kind) {
-      case Predicate::Kind::kTrue: return false;
-      case Predicate::Kind::kFalse: return true;
-      case Predicate::Kind::kAnd:
-        return std::any_of(p.children.begin(), p.children.end(),
-                           [&](const Predicate& c) { return excluded(c, leaf_excluded); });
-      case Predicate::Kind::kOr:
-        return std::all_of(p.children.begin(), p.children.end(),
-                           [&](const Predicate& c) { return excluded(c, leaf_excluded); });
-      case Predicate::Kind::kNot: return false;
-      default: return leaf_excluded(p);
-    }
-  }
-
   bool excluded_by_statistics(int rg) const {
-    const RowGroup& group = metadata().row_groups[size_t(rg)];
-    return excluded(filter, [&](const Predicate& leaf) {
-      const ColumnDescriptor& column = leaf_column(leaf.column);
-      const ColumnChunk& chunk = group.columns.at(size_t(column.index));
-      if (!chunk.meta_data || !chunk.meta_data->statistics) return false;
-      // Repeated leaves count values, not rows; their null counts still bound them.
-      ValueBounds bounds = usable_bounds(column, *chunk.meta_data->statistics, chunk.meta_data->num_values);
-      return bounds_exclude(leaf, column, bounds);
-    });
+    return row_group_excluded_by_statistics(filter, file_schema(), metadata().row_groups[size_t(rg)]);
   }
 
   bool excluded_by_bloom(int rg) {
     const RowGroup& group = metadata().row_groups[size_t(rg)];
-    return excluded(filter, [&](const Predicate& leaf) {
+    return predicate_excluded(filter, [&](const Predicate& leaf) {
       if (leaf.kind != Predicate::Kind::kCompare && leaf.kind != Predicate::Kind::kIn) return false;
       if (leaf.kind == Predicate::Kind::kCompare && leaf.op != CompareOp::kEq) return false;
       const ColumnDescriptor& column = leaf_column(leaf.column);
@@ -226,7 +202,7 @@ struct FilteredScan::Impl {
 
   bool excluded_by_dictionary(int rg) {
     const RowGroup& group = metadata().row_groups[size_t(rg)];
-    return excluded(filter, [&](const Predicate& leaf) {
+    return predicate_excluded(filter, [&](const Predicate& leaf) {
       if (leaf.kind != Predicate::Kind::kCompare && leaf.kind != Predicate::Kind::kIn) return false;
       if (leaf.kind == Predicate::Kind::kCompare && leaf.op != CompareOp::kEq) return false;
       const ColumnDescriptor& column = leaf_column(leaf.column);

@@ -1,6 +1,7 @@
 // What statistics prove about a leaf predicate: min/max bounds of a chunk or
 // a page (PLAIN-encoded) decoded in the column's sort order, compared with the
 // literal bound to the same domain.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -250,6 +251,36 @@ std::optional<std::string> plain_encode_literal(const ColumnDescriptor& column, 
       return literal.bytes;
     default: return std::nullopt;
   }
+}
+
+bool predicate_excluded(const Predicate& p, const std::function<bool(const Predicate&)>& leaf_excluded) {
+  switch (p.kind) {
+    case Predicate::Kind::kTrue: return false;
+    case Predicate::Kind::kFalse: return true;
+    case Predicate::Kind::kAnd:
+      return std::any_of(p.children.begin(), p.children.end(),
+                         [&](const Predicate& c) { return predicate_excluded(c, leaf_excluded); });
+    case Predicate::Kind::kOr:
+      return std::all_of(p.children.begin(), p.children.end(),
+                         [&](const Predicate& c) { return predicate_excluded(c, leaf_excluded); });
+    case Predicate::Kind::kNot: return false;  // pushed down before pruning
+    default: return leaf_excluded(p);
+  }
+}
+
+bool row_group_excluded_by_statistics(const Predicate& predicate, const Schema& schema,
+                                      const RowGroup& group) {
+  return predicate_excluded(predicate, [&](const Predicate& leaf) {
+    const ColumnDescriptor* column = schema.find_column(leaf.column);
+    if (column == nullptr) throw_invalid("filter: no leaf column " + leaf.column);
+    if (size_t(column->index) >= group.columns.size()) return false;
+    const ColumnChunk& chunk = group.columns[size_t(column->index)];
+    if (!chunk.meta_data || !chunk.meta_data->statistics) return false;
+    // Repeated leaves count values, not rows; their null counts still bound them.
+    const ValueBounds bounds =
+        usable_bounds(*column, *chunk.meta_data->statistics, chunk.meta_data->num_values);
+    return bounds_exclude(leaf, *column, bounds);
+  });
 }
 
 }  // namespace parquetry
