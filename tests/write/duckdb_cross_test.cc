@@ -13,6 +13,7 @@
 
 #include "json_compare.h"
 #include "parquetry/table/json_values.h"
+#include "test_support.h"
 #include "write_test_support.h"
 
 namespace parquetry {
