@@ -23,6 +23,7 @@ struct ScanOptions {
   std::string where;  // a predicate (parse_predicate syntax); empty = every row
   bool explain = false;
   bool dictionary = false;  // dictionary-encoded columns as dictionary arrays
+  bool pread = false;       // read with pread instead of mapping the file
 };
 
 std::vector<std::string> split_columns(const std::string& text) {
@@ -62,6 +63,7 @@ void run_scan(const ScanOptions& options) {
   reader_options.columns = split_columns(options.columns);
   reader_options.threads = options.threads;
   reader_options.dictionary_arrays = options.dictionary;
+  reader_options.use_mmap = !options.pread;
   auto start = std::chrono::steady_clock::now();
   ScanSummary summary;
   std::string explanation;
@@ -71,6 +73,7 @@ void run_scan(const ScanOptions& options) {
     scan_options.columns = reader_options.columns;
     scan_options.threads = options.threads;
     scan_options.dictionary_arrays = options.dictionary;
+    scan_options.use_mmap = !options.pread;
     if (!options.where.empty()) scan_options.filter = parse_predicate(options.where);
     auto scan = FilteredScan::open(options.path, scan_options);
     ScanAccumulator accumulator(*scan->schema());
@@ -138,6 +141,9 @@ CommandRegistration scan_command(40, [](CLI::App& app) {
   command->add_flag("--dictionary", options->dictionary,
                     "read dictionary-encoded columns as dictionary arrays and fold min/max per dictionary "
                     "entry instead of per value");
+  command->add_flag("--pread", options->pread,
+                    "read column chunks with pread instead of mapping the file (the resident set then holds "
+                    "only what is being decoded)");
   command->callback([options]() { run_scan(*options); });
 });
 
