@@ -96,5 +96,22 @@ TEST(AdaptiveOrder, MostSelectiveConjunctRunsFirstAndOthersReadFewerPages) {
   EXPECT_NE(adaptive.explain.find("a >= 0: 1090 / 1090"), std::string::npos) << adaptive.explain;
 }
 
+// Both bounds of a range on one column form one group: the column is read
+// once per row group, not once per bound.
+TEST(AdaptiveOrder, ConjunctsOnOneColumnAreEvaluatedTogether) {
+  const std::string path = write_file();
+  FilteredScanOptions options;
+  options.filter = parse_predicate("b >= 5 AND a >= 0 AND b <= 5");
+  options.columns = {"a"};
+  auto scan = FilteredScan::open(path, options);
+  int64_t rows = 0;
+  RecordBatch batch;
+  while (scan->next(batch)) rows += batch.num_rows;
+  EXPECT_EQ(rows, 100);
+  const std::string explain = scan->explain();
+  EXPECT_NE(explain.find("(b >= 5 AND b <= 5): 100 / 10000"), std::string::npos) << explain;
+  EXPECT_NE(explain.find("a >= 0: 100 / 100"), std::string::npos) << explain;  // the b group came first
+}
+
 }  // namespace
 }  // namespace parquetry

@@ -475,10 +475,39 @@ std::unique_ptr<FilteredScan> FilteredScan::open(const std::string& path, Filter
     predicate_options.dictionary_arrays = true;
     impl->predicate_reader = FileReader::open(impl->source, predicate_options);
     if (impl->filter.kind == Predicate::Kind::kAnd && options.adaptive_order) {
+      // Conjuncts sharing a column are evaluated together (a range's two
+      // bounds read the column once); each group reads its own columns.
+      std::vector<std::pair<Predicate, std::vector<std::string>>> groups;
       for (const Predicate& child : impl->filter.children) {
+        std::vector<std::string> columns = child.columns();
+        auto shares = [&](const std::vector<std::string>& other) {
+          return std::any_of(columns.begin(), columns.end(), [&](const std::string& c) {
+            return std::find(other.begin(), other.end(), c) != other.end();
+          });
+        };
+        auto group =
+            std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return shares(g.second); });
+        if (group == groups.end()) {
+          groups.emplace_back(child, std::move(columns));
+          continue;
+        }
+        if (group->first.kind != Predicate::Kind::kAnd) {
+          Predicate both;
+          both.kind = Predicate::Kind::kAnd;
+          both.children.push_back(std::move(group->first));
+          group->first = std::move(both);
+        }
+        group->first.children.push_back(child);
+        for (std::string& c : columns) {
+          if (std::find(group->second.begin(), group->second.end(), c) == group->second.end()) {
+            group->second.push_back(std::move(c));
+          }
+        }
+      }
+      for (auto& [predicate, columns] : groups) {
+        if (groups.size() < 2) break;  // one group: nothing to order
         Impl::Conjunct conjunct;
-        conjunct.predicate = child;
-        const std::vector<std::string> columns = child.columns();
+        conjunct.predicate = std::move(predicate);
         if (!columns.empty()) {
           ReaderOptions conjunct_options = predicate_options;
           conjunct_options.columns = columns;
