@@ -322,14 +322,8 @@ class MemberField final : public RecordField<T> {
         if (a.type->id == typed_detail::native_id<Value>()) {
           const Value* values = reinterpret_cast<const Value*>(a.buffers[1].data) + first;
           for (int64_t i = 0; i < count; ++i) {
-            if (validity && !((validity[(first + i) >> 3] >> ((first + i) & 7)) & 1)) {
-              if constexpr (kOptional) {
-                (rows[i].*member_).reset();
-                continue;
-              } else {
-                null_into_required(begin + i);
-              }
-            }
+            const bool null = validity && !((validity[(first + i) >> 3] >> ((first + i) & 7)) & 1);
+            if (null && set_null(rows[i], begin + i)) continue;
             rows[i].*member_ = values[i];
           }
           return;
@@ -340,14 +334,8 @@ class MemberField final : public RecordField<T> {
           const int32_t* offsets = reinterpret_cast<const int32_t*>(a.buffers[1].data) + first;
           const char* data = reinterpret_cast<const char*>(a.buffers[2].data);
           for (int64_t i = 0; i < count; ++i) {
-            if (validity && !((validity[(first + i) >> 3] >> ((first + i) & 7)) & 1)) {
-              if constexpr (kOptional) {
-                (rows[i].*member_).reset();
-                continue;
-              } else {
-                null_into_required(begin + i);
-              }
-            }
+            const bool null = validity && !((validity[(first + i) >> 3] >> ((first + i) & 7)) & 1);
+            if (null && set_null(rows[i], begin + i)) continue;
             const int32_t from = offsets[i];
             if constexpr (kOptional) {
               (rows[i].*member_).emplace().assign(data + from, size_t(offsets[i + 1] - from));
@@ -377,6 +365,16 @@ class MemberField final : public RecordField<T> {
   void write(ArrayBuilder& builder, const T& row) const override { Traits::write(builder, row.*member_); }
 
  private:
+  // A null at batch row `row`: an optional member is reset (true: nothing
+  // more to read); any other member cannot hold it.
+  bool set_null(T& record, int64_t row) const {
+    if constexpr (typed_detail::Unwrapped<M>::kOptional) {
+      (record.*member_).reset();
+      return true;
+    } else {
+      null_into_required(row);
+    }
+  }
   [[noreturn]] void null_into_required(int64_t row) const {
     throw_invalid("null in column '" + this->path() + "' (batch row " + std::to_string(row) +
                   ") read into a non-optional member");

@@ -128,13 +128,8 @@ def from_plan(plan, threads=1):
                        label="parquetry-read", enforce_metadata=False)
 
 
-class _SummaryTask:
+class _SummaryTask(_ReadTask):
     """One task of summarize_parquet: fold the row groups of one file in C++."""
-
-    def __init__(self, columns, where, threads):
-        self.columns = columns
-        self.where = where
-        self.threads = threads
 
     def __call__(self, task):
         path, row_groups = task
