@@ -8,6 +8,7 @@
 #include "parquetry/nested/arrow_mapping.h"
 #include "parquetry/nested/assemble.h"
 #include "parquetry/page/page_reader.h"
+#include "parquetry/read/dictionary_pages.h"
 #include "parquetry/reader.h"
 #include "parquetry/table/select.h"
 #include "parquetry/util/bit_util.h"
@@ -158,14 +159,7 @@ struct FileReader::Impl {
       const auto& meta = group.columns[size_t(leaf.first_column())].meta_data;
       if (!meta || !meta->dictionary_page_offset) return false;
       if (!meta->encoding_stats.empty()) {
-        for (const PageEncodingStats& stats : meta->encoding_stats) {
-          const bool data =
-              stats.page_type == PageType::DATA_PAGE || stats.page_type == PageType::DATA_PAGE_V2;
-          if (data && stats.count > 0 && stats.encoding != Encoding::PLAIN_DICTIONARY &&
-              stats.encoding != Encoding::RLE_DICTIONARY) {
-            return false;
-          }
-        }
+        if (!data_pages_dictionary_encoded(meta->encoding_stats)) return false;
         continue;
       }
       for (Encoding encoding : meta->encodings) {

@@ -1,6 +1,7 @@
 // FilteredScan: prune row groups and pages with the metadata, evaluate the
 // predicate on its own columns, then read the rest for surviving rows only.
 #include "parquetry/filtered_scan.h"
+#include "parquetry/read/dictionary_pages.h"
 
 #include <algorithm>
 #include <cstring>
@@ -148,14 +149,7 @@ struct FilteredScan::Impl {
   // encoding stats), so the dictionary holds every value of the chunk.
   static bool fully_dictionary_encoded(const ColumnMetaData& meta) {
     if (meta.encoding_stats.empty() || !meta.dictionary_page_offset) return false;
-    for (const PageEncodingStats& stats : meta.encoding_stats) {
-      if (stats.page_type != PageType::DATA_PAGE && stats.page_type != PageType::DATA_PAGE_V2) continue;
-      if (stats.count > 0 && stats.encoding != Encoding::PLAIN_DICTIONARY &&
-          stats.encoding != Encoding::RLE_DICTIONARY) {
-        return false;
-      }
-    }
-    return true;
+    return data_pages_dictionary_encoded(meta.encoding_stats);
   }
 
   // The PLAIN-encoded dictionary values of a chunk (byte arrays without

@@ -15,19 +15,6 @@
 namespace parquetry {
 namespace {
 
-// Runs of set flags as row ranges.
-std::vector<RowRange> ranges_from_bitmap_bytes(const std::vector<uint8_t>& flags) {
-  std::vector<RowRange> out;
-  const int64_t n = int64_t(flags.size());
-  for (int64_t i = 0; i < n;) {
-    while (i < n && !flags[size_t(i)]) ++i;
-    const int64_t begin = i;
-    while (i < n && flags[size_t(i)]) ++i;
-    if (i > begin) out.push_back({begin, i});
-  }
-  return out;
-}
-
 bool is_float(TypeId id) { return id == TypeId::kFloat32 || id == TypeId::kFloat64; }
 
 bool is_integer_like(TypeId id) {
@@ -258,16 +245,16 @@ void fold_column(const ArrayData& a, ColumnScanSummary& s);
 // every row's value.
 void fold_dictionary(const ArrayData& a, ColumnScanSummary& s) {
   const ArrayData& dictionary = *a.dictionary;
-  std::vector<uint8_t> used(size_t(dictionary.length), 0);
+  std::vector<uint8_t> used(size_t(bits::bytes_for_bits(dictionary.length)), 0);  // bitmap of used entries
   const int32_t* indices = a.buffers[1].as<int32_t>() + a.offset;
   const uint8_t* validity = a.null_count > 0 && a.buffers[0] ? a.buffers[0].data : nullptr;
   for (int64_t i = 0; i < a.length; ++i) {
     if (validity && !bits::get_bit(validity, a.offset + i)) continue;
     const int32_t index = indices[i];
     if (index < 0 || index >= dictionary.length) throw_invalid("dictionary index out of range");
-    used[size_t(index)] = 1;
+    bits::set_bit(used.data(), index);
   }
-  const std::vector<RowRange> entries = ranges_from_bitmap_bytes(used);
+  const std::vector<RowRange> entries = ranges_from_bitmap(used.data(), dictionary.length);
   const int64_t count = s.count;
   fold_column(*select_ranges(dictionary, entries), s);
   s.count = count + a.length - a.null_count;  // rows, not distinct entries
