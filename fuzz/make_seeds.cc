@@ -4,7 +4,7 @@
 //   make_seeds <parquet-testing dir> <output dir>
 //
 // creates <output dir>/<target>/seed-N for the targets thrift, footer, file,
-// page, variant and puffin. Each seed uses the input layout its target's
+// page, variant, shredded and puffin. Each seed uses the input layout its target's
 // comment describes (a selector or configuration prefix, then real bytes).
 #include <algorithm>
 #include <cstdio>
@@ -185,6 +185,21 @@ void variant_seeds(const fs::path& folder, Corpus& corpus) {
   }
 }
 
+// The shredded target takes whole files: every public shredded_variant case
+// small enough for the fuzzer's input limit.
+void shredded_seeds(const fs::path& folder, Corpus& corpus) {
+  if (!fs::exists(folder)) return;
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(folder)) {
+    if (entry.path().extension() == ".parquet") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const fs::path& file : files) {
+    const Bytes bytes = read_file(file);
+    if (bytes.size() <= (256u << 10)) corpus.add("shredded", bytes);
+  }
+}
+
 void puffin_seeds(Corpus& corpus) {
   using namespace parquetry::iceberg;
   PositionDeleteIndex small;
@@ -233,6 +248,7 @@ int main(int argc, char** argv) {
   std::sort(files.begin(), files.end());
   for (const fs::path& file : files) parquet_seeds(file, corpus);
   variant_seeds(testing / "variant", corpus);
+  shredded_seeds(testing / "shredded_variant", corpus);
   puffin_seeds(corpus);
   corpus.report();
   return 0;

@@ -174,12 +174,23 @@ TEST(VariantMalformedTest, ArraysStringsAndPrimitives) {
   EXPECT_EQ(validate_code(meta, {0x20, 39, 1, 0, 0, 0}), ErrorCode::kCorrupt);
   // Unknown primitive id 21: unsupported, not corrupt.
   EXPECT_EQ(validate_code(meta, {uint8_t(21 << 2)}), ErrorCode::kUnsupported);
-  // Time outside one day cannot be rendered.
+  // Time outside one day cannot be rendered, and validation rejects it too
+  // (the shredded fuzzer found a value that validated but could not render).
   EXPECT_EQ(code_of([&] {
               const Bytes t = {0x44, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
               (void)variant_to_json(Variant(VariantMetadata(meta), t));
             }),
             ErrorCode::kCorrupt);
+  // 86,400,000,000 us = 0x141DD76000: midnight of the next day.
+  EXPECT_EQ(validate_code(meta, {0x44, 0x00, 0x60, 0xD7, 0x1D, 0x14, 0, 0, 0}), ErrorCode::kCorrupt);
+  {
+    // One microsecond earlier is the last valid time of day.
+    const Bytes last = {0x44, 0xFF, 0x5F, 0xD7, 0x1D, 0x14, 0, 0, 0};
+    const Variant v(VariantMetadata(meta), last);
+    v.validate(kVariantMaxDepth, true);
+    EXPECT_EQ(v.get_time_ntz_micros(), 86'399'999'999);
+    EXPECT_EQ(variant_to_json(v), "\"23:59:59.999999\"");
+  }
   // Trailing bytes after the value when an exact size is required.
   EXPECT_EQ(code_of([&] {
               const Bytes extra = {0x00, 0x00};

@@ -398,6 +398,13 @@ void Variant::validate_at(int32_t depth_left) const {
       } else if (id == VariantPrimitive::kString) {
         const std::string_view s = get_string();
         check_utf8(reinterpret_cast<const uint8_t*>(s.data()), s.size(), "string");
+      } else if (id == VariantPrimitive::kTimeNtzMicros) {
+        // A time of day: a value past midnight has no text form, so it is
+        // rejected here rather than when it is rendered.
+        const int64_t micros = get_time_ntz_micros();
+        if (micros < 0 || micros >= 86'400'000'000LL) {
+          throw_corrupt("variant time " + std::to_string(micros) + " is outside one day");
+        }
       }
       return;
     }
