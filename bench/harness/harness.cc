@@ -594,7 +594,11 @@ int run_orchestrator(const Options& options, const std::string& self) {
   int index = 0;
   int failures = 0;
   std::set<std::string> peer_versions;
+  const auto run_start = std::chrono::steady_clock::now();
   for (const std::string& table : table_order) {
+    // Each table's wall time (cases and peers) is printed with it, so the
+    // quick profile's 10-minute budget can be checked table by table.
+    const auto table_start = std::chrono::steady_clock::now();
     std::vector<Row> rows;
     for (const CaseInfo* info : by_table[table])
       rows.push_back(run_case(options, *info, self, ++index, static_cast<int>(cases.size())));
@@ -664,9 +668,16 @@ int run_orchestrator(const Options& options, const std::string& self) {
       view.push_back(&row);
       if (!row.ok) ++failures;
     }
-    std::cout << "\n== " << table << "\n" << format_table(view) << std::flush;
+    const double table_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - table_start).count();
+    std::cout << "\n== " << table << " (" << format_double(std::round(table_seconds * 10) / 10) << " s)\n"
+              << format_table(view) << std::flush;
     for (Row& row : rows) results.rows.push_back(std::move(row));
   }
+  std::cout << "\n# " << cases.size() << " cases in "
+            << format_double(std::round(
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count()))
+            << " s\n";
   for (const std::string& v : peer_versions)
     results.peer_versions += (results.peer_versions.empty() ? "" : ", ") + v;
   if (!options.json_path.empty()) {
