@@ -93,6 +93,13 @@ DatasetFile ensure_dataset(const std::string& name, const std::string& data_dir,
 DatasetFile read_stamp(const std::string& data_dir, const std::string& name);
 /// <data_dir>/<name>.duckdb.parquet
 std::string duckdb_parquet_path(const std::string& data_dir, const std::string& name);
+/// <data_dir>/<name>.parquetry.parquet: the same rows written by parquetry.
+std::string parquetry_parquet_path(const std::string& data_dir, const std::string& name);
+/// Reads `source` (the DuckDB file of a dataset) and writes it again with
+/// parquetry's FileWriter (defaults, snappy), unless a stamp says the copy was
+/// made from the same source by the same writer version. A new copy must fold
+/// (scan_file) exactly as the source does.
+DatasetFile ensure_parquetry_copy(const DatasetFile& source, const std::string& data_dir);
 /// xxh64 of a file's bytes, hex.
 std::string file_checksum(const std::string& path);
 

@@ -706,6 +706,13 @@ int run_datasets(const Options& options) {
               << " bytes, content " << file.content_checksum << ", file " << file.file_checksum << ") "
               << (file.reused ? "reused" : "generated") << " in "
               << format_double(std::round(seconds * 10) / 10) << " s\n";
+    const auto copy_start = std::chrono::steady_clock::now();
+    const datasets::DatasetFile copy = datasets::ensure_parquetry_copy(file, options.data_dir);
+    const double copy_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - copy_start).count();
+    std::cout << "dataset " << name << ": " << copy.path << " (written by parquetry, " << copy.bytes
+              << " bytes, file " << copy.file_checksum << ") " << (copy.reused ? "reused" : "written")
+              << " in " << format_double(std::round(copy_seconds * 10) / 10) << " s\n";
   }
   return 0;
 }
