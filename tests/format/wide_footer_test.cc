@@ -1,7 +1,7 @@
-// Footers with thousands of column chunks per row group: large enough that
-// the decoder maps the chunk array ahead of itself in several windows
-// (metadata_codec.cc, ArrayPrefaulter). Every chunk must come back with its
-// own values, and a hostile chunk count must fail cleanly.
+// Footers with thousands of column chunks per row group (the shape of the
+// footer benchmark, bench/bench_metadata.cc): every chunk must come back
+// with its own values, and a chunk count the bytes cannot hold must fail
+// cleanly rather than allocate for it.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -59,7 +59,7 @@ FileMetaData wide_metadata(int columns, int row_groups) {
 }
 
 TEST(WideFooter, ThousandsOfChunksPerRowGroupRoundTrip) {
-  // 6,000 chunks of a few hundred bytes each: several prefault windows per row group.
+  // 6,000 chunks of ~500 bytes each per row group: multi-megabyte chunk arrays.
   const FileMetaData m = wide_metadata(6000, 3);
   Buffer bytes;
   encode_file_metadata(m, bytes);

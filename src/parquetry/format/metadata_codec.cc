@@ -9,11 +9,8 @@
 // - unions accept any member id; unknown members are kept where the struct
 //   can represent them (LogicalType, TimeUnit, ColumnOrder) and skipped
 //   otherwise.
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <bit>
-#include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <utility>
@@ -125,54 +122,6 @@ inline bool string_list(CompactReader& r, const FieldHeader& h, StringList& out)
 inline size_t reservation(const CompactReader& r, uint32_t count, size_t min_encoded_bytes) {
   return std::min<size_t>(count, r.remaining() / min_encoded_bytes + 1);
 }
-
-/// Maps the pages of a large, freshly reserved array ahead of the decoder,
-/// a window at a time, with one madvise(MADV_POPULATE_WRITE) call each. A
-/// wide footer's column chunks take hundreds of bytes each, and a block that
-/// size usually comes straight from mmap (or from a heap top that free()
-/// trimmed): without this every 4 KiB page costs a separate fault, which
-/// measured as more than half of the decode time of 10,000 x 20 chunks. The
-/// window bounds what is committed ahead of the bytes actually decoded, so a
-/// hostile element count cannot make us touch memory the input does not fill.
-template <typename T>
-class ArrayPrefaulter {
- public:
-  ArrayPrefaulter(T* data, size_t capacity)
-      : begin_(reinterpret_cast<uintptr_t>(data)),
-        end_(reinterpret_cast<uintptr_t>(data + capacity)),
-        next_(begin_),
-        enabled_(capacity * sizeof(T) >= kMinBytes) {}
-
-  /// Call before element `index` is constructed.
-  [[gnu::always_inline]] void before_element(size_t index) {
-    if (enabled_ && begin_ + (index + 1) * sizeof(T) > next_) [[unlikely]]
-      advance();
-  }
-
- private:
-  static constexpr size_t kPage = 4096;
-  static constexpr size_t kWindow = 1 << 20;
-  static constexpr size_t kMinBytes = 256 << 10;
-
-  [[gnu::noinline]] void advance() {
-    // Whole pages around the window: a page holding any byte of the array
-    // is mapped, and populating a page already present is a no-op.
-    const uintptr_t from = next_ & ~(kPage - 1);
-    next_ = std::min(next_ + kWindow, end_);
-    const uintptr_t to = (next_ + kPage - 1) & ~(kPage - 1);
-#ifdef MADV_POPULATE_WRITE
-    // Failure (an older kernel: EINVAL) only means the pages fault one by one.
-    if (madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE) != 0) enabled_ = false;
-#else
-    enabled_ = false;
-#endif
-  }
-
-  uintptr_t begin_;
-  uintptr_t end_;
-  uintptr_t next_;  ///< everything below is populated (or was partly on entry)
-  bool enabled_;
-};
 
 /// Runs `on_field(header)` for each field of a struct; the callback returns
 /// false for unknown ids, which are then skipped.
@@ -981,11 +930,7 @@ void read_row_group(CompactReader& r, RowGroup& g, const MetadataOptions& option
         if (!list_field(r, h, ct::kStruct, lh)) return false;
         g.columns.clear();
         g.columns.reserve(reservation(r, lh.size, 3));
-        ArrayPrefaulter prefault(g.columns.data(), g.columns.capacity());
-        for (uint32_t i = 0; i < lh.size; ++i) {
-          prefault.before_element(i);
-          read_column_chunk(r, g.columns.emplace_back(), options);
-        }
+        for (uint32_t i = 0; i < lh.size; ++i) read_column_chunk(r, g.columns.emplace_back(), options);
         break;
       }
       case 2:
