@@ -97,7 +97,7 @@ struct MergeOnReadOptions {
 /// delete, with the projection of `reader`. Row positions are file-wide:
 /// the position of row r of row group g is (rows of the row groups before g)
 /// + r. A row group whose rows are all deleted is not decoded. In one with
-/// deletes, runs of at least kSkipRows deleted rows are left out of the read
+/// deletes, long runs of deleted rows (see kSkipRows) are left out of the read
 /// (FileReader::read_row_group(g, ranges), so pages inside them are not
 /// decoded when the file has an OffsetIndex); the scattered deletes that
 /// remain are dropped as batches are handed out, by one keep-bitmap
@@ -111,8 +111,9 @@ class MergeOnReadReader final : public BatchReader {
   std::shared_ptr<const BatchSchema> schema() const override;
   bool next(RecordBatch& out) override;
 
-  /// Deleted runs at least this long are not read (their pages can be
-  /// skipped); shorter ones are read and compacted away.
+  /// Deleted runs of at least min(kSkipRows, max(64, row group rows / 16))
+  /// rows are not read (their pages can be skipped); shorter ones are read
+  /// and compacted away.
   static constexpr int64_t kSkipRows = 1024;
   /// Rows compacted per batch when a row group has scattered deletes (a
   /// batch then holds at most min(batch_size, kFilterChunkRows) rows), so

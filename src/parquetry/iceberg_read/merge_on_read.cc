@@ -117,7 +117,11 @@ RecordBatch MergeOnReadReader::read_with_deletes(int32_t g, int64_t first, int64
     }
     if (at != deleted_rows_.size()) throw Error(ErrorCode::kInternal, "merge-on-read: delete count changed");
   }
-  // Rows to read: all but the long deleted runs.
+  // Rows to read: all but the long deleted runs. A run shorter than a page
+  // skips nothing, so "long" scales with the row group (small row groups
+  // have small pages), up to kSkipRows; holes are then few enough for the
+  // range-by-range selection of the read to stay cheap.
+  const int64_t skip_rows = std::clamp<int64_t>(rows / 16, 64, kSkipRows);
   ranges_.clear();
   int64_t next_read = 0;  // first row not yet assigned to a range or a hole
   for (size_t i = 0; i < deleted_rows_.size();) {
@@ -125,7 +129,7 @@ RecordBatch MergeOnReadReader::read_with_deletes(int32_t g, int64_t first, int64
     while (j < deleted_rows_.size() && deleted_rows_[j] == deleted_rows_[j - 1] + 1) ++j;
     const int64_t run_begin = deleted_rows_[i];
     const int64_t run_end = int64_t(deleted_rows_[j - 1]) + 1;
-    if (run_end - run_begin >= kSkipRows) {
+    if (run_end - run_begin >= skip_rows) {
       if (run_begin > next_read) ranges_.push_back({next_read, run_begin});
       next_read = run_end;
     }
