@@ -43,8 +43,7 @@ PositionIndexMap::Block PositionIndexMap::allocate_block(size_t bytes) {
   if (tail != 0) munmap(reinterpret_cast<void*>(aligned + length), tail);
   char* block = reinterpret_cast<char*>(aligned);
 #ifdef MADV_HUGEPAGE
-  if (getenv("NOHUGE") == nullptr)
-    madvise(block, length, MADV_HUGEPAGE);  // a hint: failure only means 4 KiB pages
+  madvise(block, length, MADV_HUGEPAGE);  // a hint: failure only means 4 KiB pages
 #endif
   return Block(block, BlockFree{length});
 }
