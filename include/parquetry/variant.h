@@ -258,6 +258,14 @@ class VariantObject {
   /// Field by name: a linear scan comparing lengths first for up to 8 fields,
   /// else a binary search over the key order.
   std::optional<Variant> find(std::string_view key) const;
+  /// Field whose dictionary id is `id`, for callers that resolved a key to its
+  /// id once (VariantMetadata::find) and look it up in many objects sharing
+  /// that metadata: integer compares instead of key compares. With
+  /// sorted_strings set, ids ascend with the keys and the id list is binary
+  /// searched; otherwise it is scanned (prefer find() on large objects then).
+  /// Only exact when the key occurs once in the dictionary, which sorted
+  /// dictionaries guarantee.
+  std::optional<Variant> find_id(uint32_t id) const;
   /// Bytes from the header to the end of the last child.
   size_t encoded_size() const { return size_t(data_ - start_) + data_size_; }
   int id_size() const { return id_size_; }

@@ -371,7 +371,11 @@ class RowGroupBatches final : public BatchReader {
   std::shared_ptr<const BatchSchema> schema() const override { return impl_->batch_schema; }
   bool next(RecordBatch& out) override {
     while (position_ >= current_.num_rows) {
-      current_ = RecordBatch{};  // release the previous row group so its buffers can be reused
+      // Release the previous row group, including the caller's last slice of
+      // it (about to be overwritten anyway), so its buffers are unshared and
+      // the decoders refill them instead of faulting in fresh memory.
+      out.columns.clear();
+      current_ = RecordBatch{};
       if (next_group_ >= order_.size()) return false;
       current_ = impl_->read_row_group(order_[next_group_++], nullptr);
       position_ = 0;

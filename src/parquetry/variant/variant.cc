@@ -507,6 +507,36 @@ std::optional<Variant> VariantObject::find(std::string_view wanted) const {
   return std::nullopt;
 }
 
+std::optional<Variant> VariantObject::find_id(uint32_t id) const {
+  const uint8_t* ids = ids_;
+  const int width = id_size_;
+  if (metadata_.sorted_strings()) {
+    uint32_t lo = 0, hi = num_elements_;
+    while (lo < hi) {
+      const uint32_t mid = lo + (hi - lo) / 2;
+      const uint32_t at = read_le(ids + uint64_t(mid) * width, width);
+      if (at == id) return value(mid);
+      if (at < id) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return std::nullopt;
+  }
+  if (width == 1) {
+    // The common case (dictionaries under 256 keys): a byte scan.
+    if (id > 0xFF) return std::nullopt;
+    const void* hit = std::memchr(ids, int(id), num_elements_);
+    if (hit == nullptr) return std::nullopt;
+    return value(uint32_t(static_cast<const uint8_t*>(hit) - ids));
+  }
+  for (uint32_t i = 0; i < num_elements_; ++i) {
+    if (read_le(ids + uint64_t(i) * width, width) == id) return value(i);
+  }
+  return std::nullopt;
+}
+
 // ---------------------------------------------------------------- array
 
 VariantArray::VariantArray(const Variant& value) : metadata_(value.metadata_), start_(value.data_) {
