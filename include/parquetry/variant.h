@@ -310,6 +310,17 @@ class VariantObject {
   uint8_t offset_size_;
 };
 
+/// The field with dictionary id `id` of the object encoded at the start of
+/// `object`: its bytes from the field's header to the end of the object's
+/// data, or an empty span when `object` is not an object or has no such
+/// field. For scans that resolved a key to its id once per metadata
+/// (VariantMetadata::find) and look it up row after row: working on bytes,
+/// they copy no view objects. `ids_ascend` is the metadata's sorted_strings
+/// (ids then ascend with the keys and are binary searched; otherwise the id
+/// list is scanned). Bounds-checked like VariantObject (kCorrupt).
+std::span<const uint8_t> variant_field_bytes_by_id(std::span<const uint8_t> object, uint32_t id,
+                                                   bool ids_ascend);
+
 /// An array.
 class VariantArray {
  public:

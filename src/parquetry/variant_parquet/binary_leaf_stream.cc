@@ -33,6 +33,8 @@ void BinaryLeafStream::start_chunk(const ColumnMetaData& chunk, int64_t rows, Er
   dictionary_size_ = 0;
   rows_ = rows;
   rows_seen_ = 0;
+  page_rows_ = 0;
+  page_next_ = 0;
   if (chunk.type != Type::BYTE_ARRAY) {
     throw Error(ErrorCode::kCorrupt, "column chunk type differs from the schema", where_);
   }
@@ -46,8 +48,8 @@ void BinaryLeafStream::start_chunk(const ColumnMetaData& chunk, int64_t rows, Er
   pages_.emplace(source_, chunk, PageReaderOptions{limits_, false}, where_, &decompressed_);
 }
 
-std::span<const LeafSlot> BinaryLeafStream::next_page() {
-  if (!pages_) return {};
+bool BinaryLeafStream::load_page() {
+  if (!pages_) return false;
   Page page;
   while (pages_->next(page)) {
     ErrorLocation where = pages_->where();
@@ -64,10 +66,33 @@ std::span<const LeafSlot> BinaryLeafStream::next_page() {
       throw e.with_location(where);
     }
     rows_seen_ += page.num_values;
-    return {slots_.as<LeafSlot>(), size_t(page.num_values)};
+    return true;
   }
   pages_.reset();
-  return {};
+  return false;
+}
+
+std::span<const LeafSlot> BinaryLeafStream::next(int64_t max_rows) {
+  if (page_next_ == page_rows_ && !load_page()) return {};
+  const int64_t begin = page_next_;
+  const int64_t end = begin + std::min(max_rows, page_rows_ - begin);
+  slots_.resize(size_t(end - begin) * sizeof(LeafSlot));
+  LeafSlot* slots = slots_.as<LeafSlot>();
+  try {
+    switch (source_kind_) {
+      case Source::kPlain: fill_plain(slots, begin, end); break;
+      case Source::kDictionary:
+        fill_indexed(slots, begin, end, indices_.as<uint32_t>(), dictionary_offsets_, dictionary_values_);
+        break;
+      case Source::kDecoded:
+        fill_indexed(slots, begin, end, nullptr, decoded_offsets_, decoded_values_);
+        break;
+    }
+  } catch (const Error& e) {
+    throw e.with_location(where_);
+  }
+  page_next_ = end;
+  return {slots, size_t(end - begin)};
 }
 
 void BinaryLeafStream::finish_chunk() const {
@@ -121,88 +146,52 @@ void BinaryLeafStream::decode_page(const Page& page) {
     throw_corrupt("data page v2 declares " + std::to_string(page.num_nulls) + " nulls but its levels hold " +
                   std::to_string(n - defined));
   }
-  slots_.resize(size_t(n) * sizeof(LeafSlot));
-  fill_values(page, data, defined);
-}
-
-void BinaryLeafStream::fill_values(const Page& page, std::span<const uint8_t> data, int64_t defined) {
+  // Levels, dictionary indices and non-PLAIN values are decoded for the
+  // whole page (they are small or need decoding anyway); PLAIN values are
+  // walked slice by slice in next().
   switch (page.encoding) {
-    case Encoding::PLAIN: fill_plain(data, defined); return;
+    case Encoding::PLAIN:
+      source_kind_ = Source::kPlain;
+      plain_ = data.data();
+      plain_end_ = data.data() + data.size();
+      break;
     case Encoding::PLAIN_DICTIONARY:
-    case Encoding::RLE_DICTIONARY: fill_dictionary(data, defined); return;
-    default: fill_decoded(page, data, defined); return;
+    case Encoding::RLE_DICTIONARY:
+      source_kind_ = Source::kDictionary;
+      decode_indices(data, defined);
+      break;
+    default:
+      source_kind_ = Source::kDecoded;
+      decode_other_values(page, data, defined);
+      break;
   }
+  page_rows_ = n;
+  page_next_ = 0;
+  value_next_ = 0;
 }
 
-// PLAIN: each value is a 4-byte little-endian length and the bytes, walked
-// in place; rows point into the page.
-void BinaryLeafStream::fill_plain(std::span<const uint8_t> data, int64_t defined) {
-  const int64_t n = int64_t(slots_.size() / sizeof(LeafSlot));
-  const int16_t* levels = levels_.as<int16_t>();
-  LeafSlot* slots = slots_.as<LeafSlot>();
-  const uint8_t* pos = data.data();
-  const uint8_t* end = pos + data.size();
-  int64_t value = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    if (levels[i] != max_def_) {
-      slots[i] = LeafSlot{nullptr, 0, levels[i]};
-      continue;
-    }
-    if (end - pos < 4) {
-      throw_corrupt("PLAIN byte array length runs past the page (value " + std::to_string(value) + ")");
-    }
-    const uint32_t length = bits::load<uint32_t>(pos);
-    pos += 4;
-    if (length > size_t(end - pos)) {
-      throw_corrupt("PLAIN byte array of " + std::to_string(length) + " bytes runs past the page");
-    }
-    slots[i] = LeafSlot{pos, length, max_def_};
-    pos += length;
-    ++value;
-  }
-  (void)defined;
-}
-
-// Dictionary indices: rows point into the chunk's decoded dictionary.
-void BinaryLeafStream::fill_dictionary(std::span<const uint8_t> data, int64_t defined) {
+void BinaryLeafStream::decode_indices(std::span<const uint8_t> data, int64_t defined) {
   if (!has_dictionary_) throw_corrupt("dictionary-encoded page without a dictionary page");
-  const int64_t n = int64_t(slots_.size() / sizeof(LeafSlot));
-  const int16_t* levels = levels_.as<int16_t>();
-  LeafSlot* slots = slots_.as<LeafSlot>();
-  uint32_t* indices = nullptr;
-  if (defined > 0) {
-    if (data.empty()) throw_corrupt("dictionary-encoded page has no index bit width");
-    const int bit_width = data[0];
-    if (bit_width > 32)
-      throw_corrupt("dictionary index bit width " + std::to_string(bit_width) + " above 32");
-    indices_.resize(size_t(defined) * 4);
-    indices = indices_.as<uint32_t>();
-    encoding::RleBitPackedDecoder decoder(data.subspan(1), bit_width);
-    if (decoder.decode(indices, defined) != defined)
-      throw_corrupt("page holds fewer dictionary indices than values");
-    uint32_t largest = 0;
-    for (int64_t i = 0; i < defined; ++i) largest = std::max(largest, indices[i]);
-    if (int64_t(largest) >= dictionary_size_) {
-      throw_corrupt("dictionary index " + std::to_string(largest) + " out of range (dictionary of " +
-                    std::to_string(dictionary_size_) + ")");
-    }
-  }
-  const int32_t* offsets = dictionary_offsets_.as<int32_t>();
-  const uint8_t* bytes = dictionary_values_.data();
-  int64_t value = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    if (levels[i] != max_def_) {
-      slots[i] = LeafSlot{nullptr, 0, levels[i]};
-      continue;
-    }
-    const uint32_t index = indices[value++];
-    slots[i] = LeafSlot{bytes + offsets[index], uint32_t(offsets[index + 1] - offsets[index]), max_def_};
+  if (defined == 0) return;
+  if (data.empty()) throw_corrupt("dictionary-encoded page has no index bit width");
+  const int bit_width = data[0];
+  if (bit_width > 32) throw_corrupt("dictionary index bit width " + std::to_string(bit_width) + " above 32");
+  indices_.resize(size_t(defined) * 4);
+  uint32_t* indices = indices_.as<uint32_t>();
+  encoding::RleBitPackedDecoder decoder(data.subspan(1), bit_width);
+  if (decoder.decode(indices, defined) != defined)
+    throw_corrupt("page holds fewer dictionary indices than values");
+  uint32_t largest = 0;
+  for (int64_t i = 0; i < defined; ++i) largest = std::max(largest, indices[i]);
+  if (int64_t(largest) >= dictionary_size_) {
+    throw_corrupt("dictionary index " + std::to_string(largest) + " out of range (dictionary of " +
+                  std::to_string(dictionary_size_) + ")");
   }
 }
 
-// DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY: decoded into a scratch buffer
-// (the values are not stored contiguously in the page), rows point there.
-void BinaryLeafStream::fill_decoded(const Page& page, std::span<const uint8_t> data, int64_t defined) {
+// DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY: the values are not stored
+// contiguously in the page, so they are decoded into a scratch buffer.
+void BinaryLeafStream::decode_other_values(const Page& page, std::span<const uint8_t> data, int64_t defined) {
   decoded_values_.clear();
   decoded_offsets_.clear();
   const int32_t zero = 0;
@@ -210,20 +199,53 @@ void BinaryLeafStream::fill_decoded(const Page& page, std::span<const uint8_t> d
   decode_other(binary_spec(max_def_), page.encoding, data, defined, decoded_values_, &decoded_offsets_, 0,
                scratch_);
   if (int64_t(decoded_offsets_.size() / 4) != defined + 1) throw_corrupt("byte array page decoded short");
-  const int64_t n = int64_t(slots_.size() / sizeof(LeafSlot));
+}
+
+// PLAIN: each value is a 4-byte little-endian length and the bytes, walked
+// in place; rows point into the page.
+void BinaryLeafStream::fill_plain(LeafSlot* slots, int64_t begin, int64_t end) {
   const int16_t* levels = levels_.as<int16_t>();
-  LeafSlot* slots = slots_.as<LeafSlot>();
-  const int32_t* offsets = decoded_offsets_.as<int32_t>();
-  const uint8_t* bytes = decoded_values_.data();
-  int64_t value = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    if (levels[i] != max_def_) {
-      slots[i] = LeafSlot{nullptr, 0, levels[i]};
+  const int16_t max_def = max_def_;
+  const uint8_t* pos = plain_;
+  const uint8_t* const limit = plain_end_;
+  for (int64_t i = begin; i < end; ++i) {
+    LeafSlot& slot = slots[i - begin];
+    if (levels[i] != max_def) {
+      slot = LeafSlot{nullptr, 0, levels[i]};
       continue;
     }
-    slots[i] = LeafSlot{bytes + offsets[value], uint32_t(offsets[value + 1] - offsets[value]), max_def_};
-    ++value;
+    if (limit - pos < 4)
+      throw_corrupt("PLAIN byte array length runs past the page (row " + std::to_string(i) + ")");
+    const uint32_t length = bits::load<uint32_t>(pos);
+    pos += 4;
+    if (length > size_t(limit - pos)) {
+      throw_corrupt("PLAIN byte array of " + std::to_string(length) + " bytes runs past the page");
+    }
+    slot = LeafSlot{pos, length, max_def};
+    pos += length;
   }
+  plain_ = pos;
+}
+
+// Rows pointing at entries of an offsets + bytes table: the chunk's
+// dictionary through `indices`, or the page's decoded values in order (null `indices`).
+void BinaryLeafStream::fill_indexed(LeafSlot* slots, int64_t begin, int64_t end, const uint32_t* indices,
+                                    const Buffer& offsets_buffer, const Buffer& values) {
+  const int16_t* levels = levels_.as<int16_t>();
+  const int32_t* offsets = offsets_buffer.as<int32_t>();
+  const uint8_t* bytes = values.data();
+  int64_t value = value_next_;
+  for (int64_t i = begin; i < end; ++i) {
+    LeafSlot& slot = slots[i - begin];
+    if (levels[i] != max_def_) {
+      slot = LeafSlot{nullptr, 0, levels[i]};
+      continue;
+    }
+    const uint32_t entry = indices != nullptr ? indices[value] : uint32_t(value);
+    ++value;
+    slot = LeafSlot{bytes + offsets[entry], uint32_t(offsets[entry + 1] - offsets[entry]), max_def_};
+  }
+  value_next_ = value;
 }
 
 }  // namespace parquetry::variant_parquet

@@ -45,9 +45,11 @@ class BinaryLeafStream {
   /// `rows` levels. `where` names file, column and row group for errors.
   void start_chunk(const ColumnMetaData& chunk, int64_t rows, ErrorLocation where);
 
-  /// The rows of the next data page (at least one), or an empty span after
-  /// the chunk's last page. Views stay valid until the next call.
-  std::span<const LeafSlot> next_page();
+  /// The next rows of the chunk, at most `max_rows` (> 0) and never across
+  /// a page boundary; an empty span after the last page. Views stay valid
+  /// until the next call. Small slices keep each row's bytes in cache from
+  /// the length walk to the caller's use of them.
+  std::span<const LeafSlot> next(int64_t max_rows);
 
   /// Throws unless every row of the chunk was handed out.
   void finish_chunk() const;
@@ -55,12 +57,17 @@ class BinaryLeafStream {
   const ErrorLocation& where() const { return where_; }
 
  private:
+  // How the current page's values are found.
+  enum class Source : uint8_t { kPlain, kDictionary, kDecoded };
+
+  bool load_page();
   void decode_dictionary(const Page& page);
   void decode_page(const Page& page);
-  void fill_values(const Page& page, std::span<const uint8_t> data, int64_t defined);
-  void fill_plain(std::span<const uint8_t> data, int64_t defined);
-  void fill_dictionary(std::span<const uint8_t> data, int64_t defined);
-  void fill_decoded(const Page& page, std::span<const uint8_t> data, int64_t defined);
+  void decode_indices(std::span<const uint8_t> data, int64_t defined);
+  void decode_other_values(const Page& page, std::span<const uint8_t> data, int64_t defined);
+  void fill_plain(LeafSlot* slots, int64_t begin, int64_t end);
+  void fill_indexed(LeafSlot* slots, int64_t begin, int64_t end, const uint32_t* indices,
+                    const Buffer& offsets, const Buffer& values);
 
   RandomAccessSource& source_;
   int16_t max_def_;
@@ -70,14 +77,21 @@ class BinaryLeafStream {
   std::shared_ptr<Buffer> decompressed_;  // reused page after page, chunk after chunk
   int64_t rows_ = 0;                      // levels the chunk must hold
   int64_t rows_seen_ = 0;
+  // The current page: its rows, the next one to hand out, where its values are.
+  Source source_kind_ = Source::kPlain;
+  int64_t page_rows_ = 0;
+  int64_t page_next_ = 0;
+  int64_t value_next_ = 0;          // defined values handed out so far (indexed sources)
+  const uint8_t* plain_ = nullptr;  // PLAIN: the next length prefix
+  const uint8_t* plain_end_ = nullptr;
   Buffer levels_;  // int16 per row of the current page
-  Buffer slots_;   // LeafSlot per row of the current page
+  Buffer slots_;   // LeafSlot per row handed out by next()
   // Dictionary of the current chunk: offsets + bytes (decode_plain's layout).
   bool has_dictionary_ = false;
   int64_t dictionary_size_ = 0;
   Buffer dictionary_values_;
   Buffer dictionary_offsets_;
-  Buffer indices_;
+  Buffer indices_;  // dictionary index per defined value of the current page
   // Values of a page in an encoding that cannot be walked in place.
   Buffer decoded_values_;
   Buffer decoded_offsets_;

@@ -6,14 +6,6 @@
 
 namespace parquetry::variant_parquet {
 
-namespace {
-
-// Above this many fields in an object of an unsorted dictionary, a binary
-// search by name beats scanning the id list.
-constexpr uint32_t kMaxIdScan = 32;
-
-}  // namespace
-
 VariantPathFinder::VariantPathFinder(const std::vector<std::string>& keys, size_t first)
     : keys_(keys.begin() + std::ptrdiff_t(std::min(first, keys.size())), keys.end()) {}
 
@@ -49,22 +41,25 @@ const Variant* VariantPathFinder::find(std::span<const uint8_t> metadata, std::s
     load(metadata);
   }
   if (value.empty()) throw_corrupt("empty variant value");
-  Variant at(dictionary_, value);
+  const bool sorted = dictionary_.sorted_strings();
+  std::span<const uint8_t> at = value;
   for (size_t k = 0; k < keys_.size(); ++k) {
-    if (!at.is_object()) return nullptr;
+    if ((at[0] & 3) != uint8_t(VariantBasicType::kObject)) return nullptr;
     const int64_t id = ids_[k];
     if (id == kAbsent) return nullptr;
-    const VariantObject object(at);
-    std::optional<Variant> next;
-    if (id == kByName || (!dictionary_.sorted_strings() && object.size() > kMaxIdScan)) {
-      next = object.find(keys_[k]);
+    // Unsorted dictionaries of 256+ keys (2+-byte ids) may go with large
+    // objects, where scanning ids loses to a binary search by name.
+    const bool wide_ids = (at[0] >> 4) & 3;
+    if (id == kByName || (!sorted && wide_ids)) {
+      const std::optional<Variant> next = Variant(dictionary_, at).get_field(keys_[k]);
+      if (!next) return nullptr;
+      at = next->bytes();
     } else {
-      next = object.find_id(uint32_t(id));
+      at = variant_field_bytes_by_id(at, uint32_t(id), sorted);
+      if (at.empty()) return nullptr;
     }
-    if (!next) return nullptr;
-    at = *next;
   }
-  result_ = at;
+  result_.emplace(dictionary_, at);
   return &*result_;
 }
 

@@ -11,6 +11,14 @@
 
 namespace parquetry::variant_parquet {
 
+namespace {
+
+// Rows taken from each leaf at a time: a few hundred ~200-byte values stay
+// in L1/L2 from the page walk to the path lookup.
+constexpr int64_t kSliceRows = 256;
+
+}  // namespace
+
 bool stream_variant_get(RandomAccessSource& source, const FileMetaData& metadata, const Schema& schema,
                         const VariantColumn& column, const VariantGetPlanInfo& plan,
                         const std::vector<std::string>& keys, std::string_view type,
@@ -64,12 +72,12 @@ bool stream_variant_get(RandomAccessSource& source, const FileMetaData& metadata
     while (done < rows) {
       // The two leaves page independently: refill whichever ran out.
       if (m == metadata_rows.size()) {
-        metadata_rows = metadata_stream.next_page();
+        metadata_rows = metadata_stream.next(kSliceRows);
         m = 0;
         if (metadata_rows.empty()) break;
       }
       if (v == value_rows.size()) {
-        value_rows = value_stream.next_page();
+        value_rows = value_stream.next(kSliceRows);
         v = 0;
         if (value_rows.empty()) break;
       }
@@ -104,7 +112,7 @@ bool stream_variant_get(RandomAccessSource& source, const FileMetaData& metadata
     }
     // Both leaves must hold exactly the row group's rows, no page left over.
     if (done < rows || m != metadata_rows.size() || v != value_rows.size() ||
-        !metadata_stream.next_page().empty() || !value_stream.next_page().empty()) {
+        !metadata_stream.next(1).empty() || !value_stream.next(1).empty()) {
       throw Error(
           ErrorCode::kCorrupt,
           "variant column pages hold a different number of rows than the row group's " + std::to_string(rows),
