@@ -42,7 +42,7 @@ bool stream_variant_get(RandomAccessSource& source, const FileMetaData& metadata
   const int16_t group_def = column.node->max_definition_level();
   const int16_t value_def = value_leaf->max_definition_level;
   if (metadata_leaf->max_definition_level != group_def || value_def < group_def) {
-    throw_corrupt("variant column " + column.path + " has an optional metadata");
+    throw_corrupt("variant column " + column.path + " has an optional metadata or a value above its group");
   }
 
   const Limits limits;
