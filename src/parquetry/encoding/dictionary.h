@@ -125,10 +125,17 @@ class DictionaryBuilder {
  private:
   void grow();
 
+  // Open addressing on the raw bits. A slot holds the key beside its index,
+  // so a probe touches one cache line and never the entry list; -1 = empty.
+  struct Slot {
+    Key key;
+    int32_t index;
+  };
+
   int64_t max_bytes_;
-  std::vector<Key> keys_;
-  std::vector<int32_t> slots_;  // open addressing, -1 = empty
-  int shift_ = 0;               // 64 - log2(slots_.size())
+  std::vector<Key> keys_;  // the entries in index order (the dictionary page)
+  std::vector<Slot> slots_;
+  int shift_ = 0;  // 64 - log2(slots_.size())
 };
 
 extern template class DictionaryBuilder<int32_t>;

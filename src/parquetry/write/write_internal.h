@@ -57,7 +57,10 @@ SchemaPlan plan_schema(const BatchSchema& schema);
 
 /// The shredded content of one leaf for one batch.
 struct LeafData {
-  std::vector<int16_t> def;  ///< empty when max_def == 0
+  std::vector<int16_t> def;  ///< empty when max_def == 0 or all_defined
+  /// Every level is max_def (a top-level column without nulls): `def` is left
+  /// empty and the column writer emits one run instead of a level per value.
+  bool all_defined = false;
   std::vector<int16_t> rep;  ///< empty when max_rep == 0
   int64_t num_levels = 0;
   /// The Arrow array holding the leaf values (a dictionary is materialised
