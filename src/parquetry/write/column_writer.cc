@@ -32,6 +32,7 @@
 #include <cstring>
 #include <utility>
 
+#include "parquetry/encoding/buffer_append.h"
 #include "parquetry/encoding/byte_stream_split.h"
 #include "parquetry/encoding/delta.h"
 #include "parquetry/encoding/dictionary.h"
@@ -364,8 +365,7 @@ struct ColumnChunkWriter::State {
     if (v.count == 0) return;
     if (dictionary_active) {
       const size_t old = indices.size();
-      indices.resize(old + size_t(v.count) * 4);
-      int32_t* out = reinterpret_cast<int32_t*>(indices.data() + old);
+      int32_t* out = reinterpret_cast<int32_t*>(encoding::extend(indices, size_t(v.count) * 4));
       const int64_t mapped = dictionary_put(v, out);
       if (mapped == v.count) {
         page_value_bytes += v.count * (encoding::dictionary_index_bit_width(dictionary_size()) + 1) / 8 + 1;
@@ -398,6 +398,19 @@ struct ColumnChunkWriter::State {
         (page_values * encoding::dictionary_index_bit_width(dictionary_size()) + 7) / 8 + 1;
     if (dictionary_bytes() + index_bytes < page_plain_bytes) return;
     drop_dictionary();
+  }
+
+  // True when the trial can already tell that the dictionary will lose, for
+  // fixed-width values without repetition: the page ends with at most
+  // `most` values (rows limit, or the PLAIN byte limit plus one slice), and
+  // the test above at n <= most values, with at least today's entries and
+  // bit width, can only pass if it passes at n = most. Random values thus
+  // stop being hashed after about half a page.
+  bool dictionary_cannot_win() const {
+    if (width == 0 || physical == Type::BYTE_ARRAY || max_rep > 0) return false;
+    const int64_t most = std::min<int64_t>(options.page_rows, options.page_bytes / width + kSliceRows);
+    const int64_t index_bytes = (most * encoding::dictionary_index_bit_width(dictionary_size()) + 7) / 8 + 1;
+    return dictionary_bytes() + index_bytes >= most * width;
   }
 
   // Drops the chunk's dictionary before any page used it: the open page's
@@ -721,7 +734,13 @@ struct ColumnChunkWriter::State {
       value += count;
       const int64_t level_bytes =
           page_levels * (max_def > 0 ? 1 : 0) / 4 + page_levels * (max_rep > 0 ? 1 : 0) / 4;
-      if (dictionary_trial && page_plain_bytes + level_bytes >= options.page_bytes) decide_dictionary();
+      if (dictionary_trial) {
+        if (page_plain_bytes + level_bytes >= options.page_bytes) {
+          decide_dictionary();
+        } else if (dictionary_active && dictionary_cannot_win()) {
+          drop_dictionary();
+        }
+      }
       if (page_rows >= options.page_rows || page_value_bytes + level_bytes >= options.page_bytes)
         flush_page();
     }
@@ -768,15 +787,9 @@ struct ColumnChunkWriter::State {
       encoding_stats.insert(encoding_stats.begin(),
                             PageEncodingStats{PageType::DICTIONARY_PAGE, Encoding::PLAIN, 1});
     }
-    if (dictionary_page_bytes == 0) {
-      // No dictionary page: hand the pages over instead of copying them (the
-      // caller's buffer becomes the next chunk's page buffer).
-      std::swap(out, pages);
-    } else {
-      out.append(pages.data(), pages.size());
-    }
+    // The data pages stay in `pages` (see ColumnChunkWriter::pages()).
     meta.data_page_offset = dictionary_page_bytes;
-    meta.total_compressed_size = int64_t(out.size());
+    meta.total_compressed_size = dictionary_page_bytes + int64_t(pages.size());
     meta.total_uncompressed_size = uncompressed_total;
 
     // Encodings: the value encodings in page order, plus RLE when levels exist.
@@ -864,7 +877,6 @@ struct ColumnChunkWriter::State {
     std::fill(chunk_def_hist.begin(), chunk_def_hist.end(), 0);
     std::fill(chunk_rep_hist.begin(), chunk_rep_hist.end(), 0);
     chunk_byte_array_bytes = chunk_levels = chunk_rows = uncompressed_total = 0;
-    pages.clear();
     locations.clear();
     page_byte_array_sizes.clear();
     column_index = ColumnIndex{};
@@ -900,6 +912,12 @@ int64_t ColumnChunkWriter::buffered_bytes() const {
   return int64_t(s.pages.size()) + s.page_value_bytes + dictionary;
 }
 
-void ColumnChunkWriter::finish(ChunkResult& result, Buffer& pages) { state_->finish(result, pages); }
+void ColumnChunkWriter::finish(ChunkResult& result, Buffer& dictionary_page) {
+  state_->finish(result, dictionary_page);
+}
+
+std::span<const uint8_t> ColumnChunkWriter::pages() const { return state_->pages.span(); }
+
+void ColumnChunkWriter::release_pages() { state_->pages.clear(); }
 
 }  // namespace parquetry::write

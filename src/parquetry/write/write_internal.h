@@ -198,8 +198,13 @@ class ColumnChunkWriter {
   /// Encoded bytes held for the open chunk (pages + the open page's estimate).
   int64_t buffered_bytes() const;
   /// Finishes the chunk: flushes the last page, builds statistics, indexes
-  /// and the Bloom filter, and moves the page bytes into `pages`.
-  void finish(ChunkResult& result, Buffer& pages);
+  /// and the Bloom filter. The chunk's bytes are `dictionary_page` (set
+  /// here, empty without a dictionary) followed by pages(); once they are
+  /// written, release_pages() empties the page buffer but keeps its memory,
+  /// so the next chunk appends into pages that are already mapped.
+  void finish(ChunkResult& result, Buffer& dictionary_page);
+  std::span<const uint8_t> pages() const;
+  void release_pages();
 
   struct State;
 
