@@ -96,6 +96,13 @@ Columns make_columns(int64_t rows, uint64_t seed) {
   return out;
 }
 
+// A batch of one column `v` of `type` holding `values`, and its schema.
+template <typename T>
+RecordBatch single_column(TypeId type, bool nullable, const std::vector<T>& values, BatchSchema& schema) {
+  schema.fields = {Field{"v", DataType::make(type), nullable, -1, {}}};
+  return make_batch(std::make_shared<const BatchSchema>(schema), {make_fixed(DataType::make(type), values)});
+}
+
 std::string le_bytes(int32_t v) { return std::string(reinterpret_cast<const char*>(&v), 4); }
 
 TEST(DictionaryFallback, HighCardinalityChunksDropTheDictionaryLowOnesKeepIt) {
@@ -173,9 +180,7 @@ TEST(DictionaryFallback, OverflowAfterDictionaryPagesEndsWithFallbackPages) {
   std::mt19937_64 rng(17);
   for (int64_t i = 0; i < rows; ++i) values[size_t(i)] = i < 4000 ? int64_t(rng() % 50) : int64_t(rng());
   BatchSchema schema;
-  schema.fields = {Field{"v", DataType::make(TypeId::kInt64), false, -1, {}}};
-  auto shared = std::make_shared<const BatchSchema>(schema);
-  const RecordBatch batch = make_batch(shared, {make_fixed(DataType::make(TypeId::kInt64), values)});
+  const RecordBatch batch = single_column(TypeId::kInt64, false, values, schema);
   WriterOptions options;
   options.page_rows = 1000;
   options.dictionary_page_bytes = 4096;
@@ -197,9 +202,7 @@ TEST(DictionaryFallback, EveryRowGroupDecidesAgain) {
   std::mt19937_64 rng(23);
   for (int64_t i = 0; i < rows; ++i) values[size_t(i)] = i < 4000 ? int32_t(rng() % 10) : int32_t(rng());
   BatchSchema schema;
-  schema.fields = {Field{"v", DataType::make(TypeId::kInt32), true, -1, {}}};
-  auto shared = std::make_shared<const BatchSchema>(schema);
-  const RecordBatch batch = make_batch(shared, {make_fixed(DataType::make(TypeId::kInt32), values)});
+  const RecordBatch batch = single_column(TypeId::kInt32, true, values, schema);
   WriterOptions options;
   options.row_group_rows = 4000;
   auto reader = testing::open_memory(testing::write_to_memory(schema, {batch}, options));

@@ -897,18 +897,7 @@ void ColumnChunkWriter::write(const LeafData& leaf) { state_->write(leaf); }
 
 int64_t ColumnChunkWriter::buffered_bytes() const {
   const State& s = *state_;
-  int64_t dictionary = 0;
-  if (s.dictionary_active || s.dictionary_pages > 0) {
-    switch (s.physical) {
-      case Type::INT32: dictionary = s.dict32->dictionary_bytes(); break;
-      case Type::INT64: dictionary = s.dict64->dictionary_bytes(); break;
-      case Type::FLOAT: dictionary = s.dict_float->dictionary_bytes(); break;
-      case Type::DOUBLE: dictionary = s.dict_double->dictionary_bytes(); break;
-      case Type::BYTE_ARRAY:
-      case Type::FIXED_LEN_BYTE_ARRAY: dictionary = s.dict_bytes->dictionary_bytes(); break;
-      default: break;
-    }
-  }
+  const int64_t dictionary = s.dictionary_active || s.dictionary_pages > 0 ? s.dictionary_bytes() : 0;
   return int64_t(s.pages.size()) + s.page_value_bytes + dictionary;
 }
 
