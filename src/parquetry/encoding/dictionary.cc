@@ -166,10 +166,14 @@ DictionaryBuilder<T>::DictionaryBuilder(int64_t max_dictionary_bytes) : max_byte
 }
 
 template <typename T>
-void DictionaryBuilder<T>::reset() {
+void DictionaryBuilder<T>::reset(int64_t expected_entries) {
   keys_.clear();
-  slots_.assign(kInitialSlots, Slot{Key(0), -1});
-  shift_ = 64 - std::countr_zero(kInitialSlots);
+  // put() grows when entries * 2 exceed the slots: leave room for the expected ones.
+  const int64_t entries = std::clamp<int64_t>(expected_entries, 0, max_bytes_ / int64_t(sizeof(T)));
+  size_t slots = kInitialSlots;
+  while (int64_t(slots) < 2 * entries) slots *= 2;
+  slots_.assign(slots, Slot{Key(0), -1});
+  shift_ = 64 - std::countr_zero(slots);
 }
 
 template <typename T>

@@ -120,7 +120,10 @@ class DictionaryBuilder {
   std::span<const T> values() const { return {reinterpret_cast<const T*>(keys_.data()), keys_.size()}; }
   /// Appends the PLAIN dictionary page body.
   void write_dictionary_page(Buffer& out) const;
-  void reset();
+  /// Empties the dictionary. The table is sized for `expected_entries`
+  /// (capped by the byte limit), so a chunk as large as the previous one
+  /// does not rehash its way up from the initial size.
+  void reset(int64_t expected_entries = 0);
 
  private:
   void grow();

@@ -129,7 +129,8 @@ struct ColumnChunkWriter::State {
 
   // Dictionary.
   bool dictionary_active = false;
-  bool dictionary_trial = false;  // still to decide whether the dictionary pays off
+  bool dictionary_trial = false;        // still to decide whether the dictionary pays off
+  int64_t last_dictionary_entries = 0;  // entries of the previous chunk's dictionary (sizes the next table)
   bool dictionary_fell_back = false;
   int dictionary_pages = 0;
   std::unique_ptr<encoding::DictionaryBuilder<int32_t>> dict32;
@@ -224,19 +225,19 @@ struct ColumnChunkWriter::State {
     switch (physical) {
       case Type::INT32:
         if (!dict32) dict32 = std::make_unique<encoding::DictionaryBuilder<int32_t>>(limit);
-        dict32->reset();
+        dict32->reset(last_dictionary_entries);
         break;
       case Type::INT64:
         if (!dict64) dict64 = std::make_unique<encoding::DictionaryBuilder<int64_t>>(limit);
-        dict64->reset();
+        dict64->reset(last_dictionary_entries);
         break;
       case Type::FLOAT:
         if (!dict_float) dict_float = std::make_unique<encoding::DictionaryBuilder<float>>(limit);
-        dict_float->reset();
+        dict_float->reset(last_dictionary_entries);
         break;
       case Type::DOUBLE:
         if (!dict_double) dict_double = std::make_unique<encoding::DictionaryBuilder<double>>(limit);
-        dict_double->reset();
+        dict_double->reset(last_dictionary_entries);
         break;
       case Type::BYTE_ARRAY:
         if (!dict_bytes) dict_bytes = std::make_unique<encoding::ByteArrayDictionaryBuilder>(limit);
@@ -417,6 +418,7 @@ struct ColumnChunkWriter::State {
   // values are gathered back from the dictionary and encoded with the
   // fallback encoding, so the chunk has no dictionary page at all.
   void drop_dictionary() {
+    last_dictionary_entries = dictionary_size();
     const int32_t* idx = reinterpret_cast<const int32_t*>(indices.data());
     const int64_t count = int64_t(indices.size() / 4);
     PhysicalValues values;
@@ -757,6 +759,7 @@ struct ColumnChunkWriter::State {
     out.clear();
     int64_t dictionary_page_bytes = 0;
     if (dictionary_pages > 0) {
+      last_dictionary_entries = dictionary_size();
       body.clear();
       write_dictionary_body(body);
       std::span<const uint8_t> stored = body.span();
