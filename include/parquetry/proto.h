@@ -124,6 +124,10 @@ class ProtoWriter {
   /// Flushes, writes the footer and commits the file.
   void close();
   int64_t num_rows() const { return rows_ + pending_; }
+  /// Rows appended since the last batch was cut; end_row() cuts one when
+  /// this reaches ProtoOptions::batch_rows (generated writers size their
+  /// windows of direct stores so that a window never spans a cut).
+  int64_t pending_rows() const { return pending_; }
   const ProtoPlan& plan() const { return *plan_; }
 
  private:

@@ -94,6 +94,25 @@ class Column {
     used_ += sizeof(T);
     valid();
   }
+  /// Direct stores for generated code: room for `n` more values of a
+  /// fixed-width column whose rows are never null (a field without
+  /// presence). The caller stores k <= n values at the returned address and
+  /// then calls commit_fixed<T>(k); nothing else may be appended in between.
+  template <typename T>
+  T* fixed_room(int64_t n) {
+    const size_t bytes = size_t(n) * sizeof(T);
+    if (used_ + bytes > data_.capacity()) grow(data_, used_, bytes);
+    return reinterpret_cast<T*>(data_.data() + used_);
+  }
+  template <typename T>
+  void commit_fixed(int64_t k) {
+    used_ += size_t(k) * sizeof(T);
+    if (validity_.capacity() != 0) {
+      for (int64_t i = 0; i < k; ++i) valid();
+    } else {
+      length_ += k;
+    }
+  }
   void append_int32(int32_t v) { append_fixed(v); }
   void append_int64(int64_t v) { append_fixed(v); }
   void append_uint32(uint32_t v) { append_fixed(v); }
@@ -186,6 +205,9 @@ class Column {
   void ensure_bits(int64_t bits);
   void append_placeholder();
   static void grow(Buffer& buffer, size_t used, size_t extra);
+  /// Shares `filled` into a batch and refills it with the buffer of the
+  /// batch before (`shared`) when nobody else holds that one any more.
+  static BufferRef hand_out(Buffer& filled, std::shared_ptr<Buffer>& shared, size_t hint);
 
   int64_t length_ = 0;
   int64_t null_count_ = 0;
@@ -194,7 +216,9 @@ class Column {
   size_t used_ = 0;
   Buffer offsets_;  ///< binary/list/map offsets, starting with 0 once used
   size_t offsets_used_ = 0;
-  Buffer validity_;  ///< allocated on the first null
+  Buffer validity_;                        ///< allocated on the first null
+  std::shared_ptr<Buffer> spare_data_;     ///< data_ of the last batch, reused once unshared
+  std::shared_ptr<Buffer> spare_offsets_;  ///< offsets_ of the last batch, idem
 };
 
 }  // namespace parquetry::proto

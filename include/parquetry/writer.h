@@ -59,7 +59,10 @@ struct WriterOptions {
   int64_t page_bytes = 1024 * 1024;  ///< encoded bytes before compression
   int64_t page_rows = 20'000;
   /// Dictionary encoding, and the PLAIN size of the dictionary page beyond
-  /// which a column chunk falls back to `encoding`.
+  /// which a column chunk falls back to `encoding`. Each chunk also drops
+  /// its dictionary when, on its first page, dictionary page + indices are
+  /// not smaller than the same values PLAIN (high-cardinality values): that
+  /// chunk is then written without a dictionary page (docs/writer.md).
   bool dictionary = true;
   int64_t dictionary_page_bytes = 1024 * 1024;
   /// Non-dictionary encoding; nullopt = PLAIN (booleans: RLE on v2 pages).

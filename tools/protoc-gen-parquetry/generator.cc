@@ -111,6 +111,13 @@ const char* append_fn(const FieldDescriptor* fd) {
   }
 }
 
+// A top-level field the writer stores directly (Column::fixed_room): a
+// fixed-width scalar without presence, whose column is never null and holds
+// the value's bits under every ProtoOptions.
+bool direct_field(const FieldDescriptor* fd) {
+  return !fd->is_repeated() && !fd->has_presence() && fixed_type(fd) != nullptr;
+}
+
 // A message type whose generated functions live in this file.
 bool local_message(const FieldDescriptor* fd, const FileDescriptor* file) {
   return fd->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE && fd->message_type()->file() == file &&
@@ -125,6 +132,7 @@ class Emitter {
     if (d->options().map_entry()) return;
     declare(d, header);
     append_function(d, source);
+    writer_functions(d, source);
     read_function(d, source);
     for (int i = 0; i < d->nested_type_count(); ++i) messages(d->nested_type(i), header, source);
   }
@@ -140,19 +148,31 @@ class Emitter {
            "* m);\n\n";
     out += "/// Writes " + m + " messages to Parquet through the generated accessors; the file is\n";
     out += "/// byte-identical to what parquetry::proto::ProtoWriter writes with the same options.\n";
+    out += "/// Fixed-width fields without presence are stored straight into their columns\n";
+    out += "/// (windows of rows reserved at once); the others go through the column appends.\n";
     out += "class " + m + "ParquetWriter {\n public:\n";
     out += "  explicit " + m +
            "ParquetWriter(const std::string& path, const ::parquetry::proto::ProtoOptions& options = {},\n"
            "      ::parquetry::WriterOptions writer_options = {})\n"
            "      : writer_(::parquetry::proto::ProtoWriter::open(path, " +
            m + "::descriptor(), options, std::move(writer_options))) {}\n";
-    out +=
-        "  void write(const " + m +
-        "& m) {\n    parquetry_append_fields(m, writer_->columns().data());\n    writer_->end_row();\n  }\n";
-    out += "  void close() { writer_->close(); }\n";
+    out += "  void write(const " + m + "& m);\n";
+    out += "  /// Hands the buffered rows to the file writer as one batch.\n";
+    out += "  void flush() {\n    commit_window();\n    writer_->flush();\n  }\n";
+    out += "  void close() {\n    commit_window();\n    writer_->close();\n  }\n";
     out += "  int64_t num_rows() const { return writer_->num_rows(); }\n";
+    out += "  /// The reflection writer underneath; call flush() before using it directly.\n";
     out += "  ::parquetry::proto::ProtoWriter& base() { return *writer_; }\n\n private:\n";
-    out += "  std::unique_ptr<::parquetry::proto::ProtoWriter> writer_;\n};\n\n";
+    out += "  void open_window();\n  void commit_window();\n\n";
+    out += "  std::unique_ptr<::parquetry::proto::ProtoWriter> writer_;\n";
+    out += "  int64_t used_ = 0;  // rows stored in the open window\n";
+    out += "  int64_t room_ = 0;  // rows the open window still has room for\n";
+    for (int i = 0; i < d->field_count(); ++i) {
+      const FieldDescriptor* fd = d->field(i);
+      if (direct_field(fd))
+        out += "  " + std::string(fixed_type(fd)) + "* " + direct_name(fd) + " = nullptr;\n";
+    }
+    out += "};\n\n";
     out += "/// Reads " + m + " messages back from Parquet through the generated setters.\n";
     out += "class " + m + "ParquetReader {\n public:\n";
     out += "  explicit " + m +
@@ -237,6 +257,52 @@ class Emitter {
     } else {
       out += "    " + value + "\n";
     }
+  }
+
+  static std::string direct_name(const FieldDescriptor* fd) { return "direct_" + accessor(fd) + "_"; }
+
+  // MParquetWriter's write() and its windows of direct stores. A window never
+  // crosses the point where ProtoWriter::end_row() cuts a batch: it holds at
+  // most batch_rows - pending_rows() rows and is committed before the row
+  // that fills it is ended.
+  void writer_functions(const Descriptor* d, std::string& out) {
+    const std::string w = class_name(d) + "ParquetWriter";
+    std::string open, commit, stores, others;
+    for (int i = 0; i < d->field_count(); ++i) {
+      const FieldDescriptor* fd = d->field(i);
+      const std::string column = "columns[" + std::to_string(i) + "]";
+      if (direct_field(fd)) {
+        const std::string t = fixed_type(fd);
+        open += "  " + direct_name(fd) + " = " + column + ".fixed_room<" + t + ">(n);\n";
+        commit += "  " + column + ".commit_fixed<" + t + ">(used_);\n";
+        stores += "  " + direct_name(fd) + "[k] = m." + accessor(fd) + "();\n";
+      } else {
+        others += "  {  // " + fd->name() + "\n    ::parquetry::proto::Column& c = " + column + ";\n";
+        append_field(fd, others);
+        others += "  }\n";
+      }
+    }
+    if (stores.empty()) {
+      out += "void " + w + "::open_window() {}\nvoid " + w + "::commit_window() {}\n\n";
+      out += "void " + w + "::write(const " + class_name(d) + "& m) {\n";
+      out += "  parquetry_append_fields(m, writer_->columns().data());\n  writer_->end_row();\n}\n\n";
+      return;
+    }
+    out += "void " + w + "::open_window() {\n";
+    out += "  constexpr int64_t kWindowRows = 1024;\n";
+    out += "  const int64_t n = std::min<int64_t>(kWindowRows,\n";
+    out += "      writer_->plan().options.batch_rows - writer_->pending_rows());\n";
+    out += "  ::parquetry::proto::Column* columns = writer_->columns().data();\n";
+    out += open + "  used_ = 0;\n  room_ = n;\n}\n\n";
+    out += "void " + w + "::commit_window() {\n  if (used_ == 0) return;\n";
+    out += "  ::parquetry::proto::Column* columns = writer_->columns().data();\n";
+    out += commit + "  used_ = 0;\n  room_ = 0;\n}\n\n";
+    out += "void " + w + "::write(const " + class_name(d) + "& m) {\n";
+    out += "  if (room_ == 0) open_window();\n  const int64_t k = used_;\n" + stores;
+    if (!others.empty()) {
+      out += "  ::parquetry::proto::Column* columns = writer_->columns().data();\n" + others;
+    }
+    out += "  ++used_;\n  if (--room_ == 0) commit_window();\n  writer_->end_row();\n}\n\n";
   }
 
   void read_function(const Descriptor* d, std::string& out) {
@@ -337,7 +403,8 @@ bool Generator::Generate(const FileDescriptor* file, const std::string& paramete
   const std::string base = strip_proto(file->name());
   std::string header = "// Generated by protoc-gen-parquetry from " + file->name() +
                        ". Do not edit.\n#pragma once\n\n" +
-                       "#include <cstdint>\n#include <memory>\n#include <string>\n#include <utility>\n\n" +
+                       "#include <algorithm>\n#include <cstdint>\n#include <memory>\n#include <string>\n"
+                       "#include <utility>\n\n" +
                        "#include \"parquetry/proto.h\"\n#include \"" + base + ".pb.h\"\n\n";
   std::string source = "// Generated by protoc-gen-parquetry from " + file->name() +
                        ". Do not edit.\n#include \"" + base + ".parquetry.h\"\n\n";

@@ -166,49 +166,52 @@ DictionaryBuilder<T>::DictionaryBuilder(int64_t max_dictionary_bytes) : max_byte
 }
 
 template <typename T>
-void DictionaryBuilder<T>::reset() {
+void DictionaryBuilder<T>::reset(int64_t expected_entries) {
   keys_.clear();
-  slots_.assign(kInitialSlots, -1);
-  shift_ = 64 - std::countr_zero(kInitialSlots);
+  // put() grows when entries * 2 exceed the slots: leave room for the expected ones.
+  const int64_t entries = std::clamp<int64_t>(expected_entries, 0, max_bytes_ / int64_t(sizeof(T)));
+  size_t slots = kInitialSlots;
+  while (int64_t(slots) < 2 * entries) slots *= 2;
+  slots_.assign(slots, Slot{Key(0), -1});
+  shift_ = 64 - std::countr_zero(slots);
 }
 
 template <typename T>
 void DictionaryBuilder<T>::grow() {
-  size_t size = slots_.size() * 2;
-  slots_.assign(size, -1);
+  const size_t size = slots_.size() * 2;
+  slots_.assign(size, Slot{Key(0), -1});
   shift_ = 64 - std::countr_zero(size);
   const size_t mask = size - 1;
+  Slot* slots = slots_.data();
   for (size_t k = 0; k < keys_.size(); ++k) {
     size_t s = size_t((uint64_t(keys_[k]) * kGolden) >> shift_);
-    while (slots_[s] >= 0) s = (s + 1) & mask;
-    slots_[s] = int32_t(k);
+    while (slots[s].index >= 0) s = (s + 1) & mask;
+    slots[s] = Slot{keys_[k], int32_t(k)};
   }
 }
 
 template <typename T>
 int64_t DictionaryBuilder<T>::put(const T* values, int64_t n, int32_t* indices) {
   size_t mask = slots_.size() - 1;
+  Slot* slots = slots_.data();
+  // Entries that still fit under the byte limit (and int32 indices).
+  const int64_t capacity =
+      std::min<int64_t>(max_bytes_ / int64_t(sizeof(T)), std::numeric_limits<int32_t>::max());
   for (int64_t i = 0; i < n; ++i) {
     Key key;
     std::memcpy(&key, values + i, sizeof(Key));
     size_t s = size_t((uint64_t(key) * kGolden) >> shift_);
-    int32_t found;
-    while (true) {
-      found = slots_[s];
-      if (found < 0 || keys_[size_t(found)] == key) break;
-      s = (s + 1) & mask;
-    }
+    while (slots[s].index >= 0 && slots[s].key != key) s = (s + 1) & mask;
+    int32_t found = slots[s].index;
     if (found < 0) {
-      if (dictionary_bytes() + int64_t(sizeof(T)) > max_bytes_ ||
-          keys_.size() >= size_t(std::numeric_limits<int32_t>::max())) {
-        return i;
-      }
+      if (int64_t(keys_.size()) >= capacity) return i;
       found = int32_t(keys_.size());
       keys_.push_back(key);
-      slots_[s] = found;
+      slots[s] = Slot{key, found};
       if (keys_.size() * 2 > slots_.size()) {
         grow();
         mask = slots_.size() - 1;
+        slots = slots_.data();
       }
     }
     indices[i] = found;

@@ -120,15 +120,25 @@ class DictionaryBuilder {
   std::span<const T> values() const { return {reinterpret_cast<const T*>(keys_.data()), keys_.size()}; }
   /// Appends the PLAIN dictionary page body.
   void write_dictionary_page(Buffer& out) const;
-  void reset();
+  /// Empties the dictionary. The table is sized for `expected_entries`
+  /// (capped by the byte limit), so a chunk as large as the previous one
+  /// does not rehash its way up from the initial size.
+  void reset(int64_t expected_entries = 0);
 
  private:
   void grow();
 
+  // Open addressing on the raw bits. A slot holds the key beside its index,
+  // so a probe touches one cache line and never the entry list; -1 = empty.
+  struct Slot {
+    Key key;
+    int32_t index;
+  };
+
   int64_t max_bytes_;
-  std::vector<Key> keys_;
-  std::vector<int32_t> slots_;  // open addressing, -1 = empty
-  int shift_ = 0;               // 64 - log2(slots_.size())
+  std::vector<Key> keys_;  // the entries in index order (the dictionary page)
+  std::vector<Slot> slots_;
+  int shift_ = 0;  // 64 - log2(slots_.size())
 };
 
 extern template class DictionaryBuilder<int32_t>;

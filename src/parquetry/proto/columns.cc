@@ -38,7 +38,7 @@ void Column::grow(Buffer& buffer, size_t used, size_t extra) {
 }
 
 void Column::first_offset() {
-  grow(offsets_, 0, 4);
+  if (offsets_.capacity() < 4) grow(offsets_, 0, 4);
   const int32_t zero = 0;
   std::memcpy(offsets_.data(), &zero, 4);
   offsets_used_ = 4;
@@ -120,6 +120,18 @@ void Column::append_null() {
   null();
 }
 
+BufferRef Column::hand_out(Buffer& filled, std::shared_ptr<Buffer>& shared, size_t hint) {
+  // The previous batch's buffer comes back once the writer has let go of it
+  // (FileWriter keeps nothing of a batch): its pages are already mapped, so
+  // the next batch fills it without page faults or a fresh allocation.
+  std::shared_ptr<Buffer> out = shared.use_count() == 1 ? std::move(shared) : std::make_shared<Buffer>();
+  std::swap(*out, filled);  // `filled` now holds the recycled capacity, if any
+  filled.clear();
+  if (filled.capacity() < hint) filled.reserve(hint);
+  shared = out;
+  return BufferRef::share(std::move(out));
+}
+
 std::shared_ptr<ArrayData> Column::take(const DataType& type) {
   auto out = std::make_shared<ArrayData>();
   out->type = std::make_shared<const DataType>(type);
@@ -136,9 +148,7 @@ std::shared_ptr<ArrayData> Column::take(const DataType& type) {
     if (offsets_used_ == 0) first_offset();
     offsets_.resize(offsets_used_);
     const size_t hint = offsets_used_;
-    out->buffers.push_back(BufferRef::adopt(std::move(offsets_)));
-    offsets_ = Buffer();
-    offsets_.reserve(hint);
+    out->buffers.push_back(hand_out(offsets_, spare_offsets_, hint));
     offsets_used_ = 0;
   };
   auto take_data = [&] {
@@ -147,9 +157,7 @@ std::shared_ptr<ArrayData> Column::take(const DataType& type) {
     if (data_.capacity() == 0) data_.reserve(64);
     data_.resize(used_);
     const size_t hint = used_;
-    out->buffers.push_back(BufferRef::adopt(std::move(data_)));
-    data_ = Buffer();
-    data_.reserve(hint);
+    out->buffers.push_back(hand_out(data_, spare_data_, hint));
     used_ = 0;
   };
   if (shape == Shape::kList) {

@@ -8,15 +8,31 @@
 // or row limit; the input is walked in slices of whole records, so the
 // limits are checked at a fine grain without a check per value.
 //
+// Dictionary trial: a chunk starts dictionary-encoded, and when its first
+// page is about to close (or the page's PLAIN size reaches the page limit)
+// the writer compares the dictionary page plus the indices with the PLAIN
+// size of the same values. When the dictionary does not make them smaller
+// (high-cardinality values such as random ints or ids) the chunk drops the
+// dictionary: the open page's values are gathered back from the dictionary
+// and re-encoded with the fallback encoding, no dictionary page is written
+// and no value of the chunk is hashed again.
+//
 // Dictionary fallback: when a slice would push the dictionary past its byte
-// limit, the page accumulated so far is closed with dictionary indices and
-// the slice (whole records) is encoded again with the fallback encoding, so a
-// page never mixes encodings and never splits a record.
+// limit after pages were already written with it, the page accumulated so
+// far is closed with dictionary indices and the slice (whole records) is
+// encoded again with the fallback encoding, so a page never mixes encodings
+// and never splits a record. (Before the first dictionary page, overflowing
+// the limit drops the dictionary as the trial does.)
+//
+// Levels are RLE-encoded as they arrive; a slice whose levels are all
+// max_def (a column without nulls) is one run, not a level per value.
 #include <libdeflate.h>
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
+#include "parquetry/encoding/buffer_append.h"
 #include "parquetry/encoding/byte_stream_split.h"
 #include "parquetry/encoding/delta.h"
 #include "parquetry/encoding/dictionary.h"
@@ -113,6 +129,8 @@ struct ColumnChunkWriter::State {
 
   // Dictionary.
   bool dictionary_active = false;
+  bool dictionary_trial = false;        // still to decide whether the dictionary pays off
+  int64_t last_dictionary_entries = 0;  // entries of the previous chunk's dictionary (sizes the next table)
   bool dictionary_fell_back = false;
   int dictionary_pages = 0;
   std::unique_ptr<encoding::DictionaryBuilder<int32_t>> dict32;
@@ -134,12 +152,13 @@ struct ColumnChunkWriter::State {
   encoding::ByteStreamSplitEncoder split{4};
 
   // The open page.
-  std::vector<int16_t> page_def;
-  std::vector<int16_t> page_rep;
+  encoding::RleBitPackedEncoder def_encoder{1};
+  encoding::RleBitPackedEncoder rep_encoder{1};
   int64_t page_levels = 0;
   int64_t page_values = 0;
   int64_t page_rows = 0;
-  int64_t page_value_bytes = 0;  // PLAIN-size estimate of the encoded values
+  int64_t page_value_bytes = 0;  // size estimate of the encoded values
+  int64_t page_plain_bytes = 0;  // PLAIN size of the page's values while the dictionary is on trial
   int64_t page_byte_array_bytes = 0;
   MinMax page_stats;
   std::vector<int64_t> page_def_hist;
@@ -170,7 +189,8 @@ struct ColumnChunkWriter::State {
   Buffer values_section;
   Buffer compressed;
   Buffer header_bytes;
-  encoding::RleBitPackedEncoder level_encoder{1};
+  Buffer gathered;  // values of an open page re-encoded when the dictionary is dropped
+  std::vector<ByteArrayView> gathered_views;
 
   State(const LeafPlan& p, const WriterOptions& o)
       : plan(p),
@@ -186,6 +206,8 @@ struct ColumnChunkWriter::State {
     if (settings.codec != CompressionCodec::UNCOMPRESSED) codec = make_codec(settings.codec, settings.level);
     value_encoding = settings.encoding;
     if (value_encoding == Encoding::BYTE_STREAM_SPLIT) split.reset(width);
+    def_encoder.reset(max_def > 0 ? bits::bit_width(uint64_t(max_def)) : 1);
+    rep_encoder.reset(max_rep > 0 ? bits::bit_width(uint64_t(max_rep)) : 1);
     page_def_hist.assign(size_t(max_def) + 1, 0);
     page_rep_hist.assign(size_t(max_rep) + 1, 0);
     chunk_def_hist.assign(size_t(max_def) + 1, 0);
@@ -195,6 +217,7 @@ struct ColumnChunkWriter::State {
 
   void start_dictionary() {
     dictionary_active = settings.dictionary;
+    dictionary_trial = settings.dictionary;
     dictionary_fell_back = false;
     dictionary_pages = 0;
     if (!dictionary_active) return;
@@ -202,19 +225,19 @@ struct ColumnChunkWriter::State {
     switch (physical) {
       case Type::INT32:
         if (!dict32) dict32 = std::make_unique<encoding::DictionaryBuilder<int32_t>>(limit);
-        dict32->reset();
+        dict32->reset(last_dictionary_entries);
         break;
       case Type::INT64:
         if (!dict64) dict64 = std::make_unique<encoding::DictionaryBuilder<int64_t>>(limit);
-        dict64->reset();
+        dict64->reset(last_dictionary_entries);
         break;
       case Type::FLOAT:
         if (!dict_float) dict_float = std::make_unique<encoding::DictionaryBuilder<float>>(limit);
-        dict_float->reset();
+        dict_float->reset(last_dictionary_entries);
         break;
       case Type::DOUBLE:
         if (!dict_double) dict_double = std::make_unique<encoding::DictionaryBuilder<double>>(limit);
-        dict_double->reset();
+        dict_double->reset(last_dictionary_entries);
         break;
       case Type::BYTE_ARRAY:
         if (!dict_bytes) dict_bytes = std::make_unique<encoding::ByteArrayDictionaryBuilder>(limit);
@@ -329,53 +352,145 @@ struct ColumnChunkWriter::State {
     }
   }
 
+  int64_t dictionary_bytes() const {
+    switch (physical) {
+      case Type::INT32: return dict32->dictionary_bytes();
+      case Type::INT64: return dict64->dictionary_bytes();
+      case Type::FLOAT: return dict_float->dictionary_bytes();
+      case Type::DOUBLE: return dict_double->dictionary_bytes();
+      default: return dict_bytes->dictionary_bytes();
+    }
+  }
+
   void put_values(const PhysicalValues& v) {
     if (v.count == 0) return;
     if (dictionary_active) {
       const size_t old = indices.size();
-      indices.resize(old + size_t(v.count) * 4);
-      int32_t* out = reinterpret_cast<int32_t*>(indices.data() + old);
+      int32_t* out = reinterpret_cast<int32_t*>(encoding::extend(indices, size_t(v.count) * 4));
       const int64_t mapped = dictionary_put(v, out);
       if (mapped == v.count) {
         page_value_bytes += v.count * (encoding::dictionary_index_bit_width(dictionary_size()) + 1) / 8 + 1;
+        if (dictionary_trial) page_plain_bytes += plain_size(v, physical, width);
         return;
       }
-      // The dictionary is full: close what the page holds and continue without it.
+      // The dictionary is full.
       indices.resize(old);
-      if (page_levels > 0) flush_page();
-      dictionary_active = false;
-      dictionary_fell_back = true;
-      if (value_encoding == Encoding::BYTE_STREAM_SPLIT) split.reset(width);
+      if (dictionary_pages == 0) {
+        // No page uses it yet: drop it, the open page included.
+        drop_dictionary();
+      } else {
+        // Close what the page holds and continue without it.
+        if (page_levels > 0) flush_page();
+        dictionary_active = false;
+        dictionary_fell_back = true;
+        if (value_encoding == Encoding::BYTE_STREAM_SPLIT) split.reset(width);
+      }
     }
     encode_values(v);
   }
 
-  // Appends `n` levels starting at `def`/`rep` to the open page.
-  void put_levels(const int16_t* def, const int16_t* rep, int64_t n) {
+  // Ends the dictionary trial: keeps the dictionary when the dictionary page
+  // plus the open page's indices (at their bit-packed width, an upper bound)
+  // are smaller than the same values PLAIN, and drops it otherwise.
+  void decide_dictionary() {
+    if (!dictionary_trial || !dictionary_active || page_values == 0) return;
+    dictionary_trial = false;
+    const int64_t index_bytes =
+        (page_values * encoding::dictionary_index_bit_width(dictionary_size()) + 7) / 8 + 1;
+    if (dictionary_bytes() + index_bytes < page_plain_bytes) return;
+    drop_dictionary();
+  }
+
+  // True when the trial can already tell that the dictionary will lose, for
+  // fixed-width values without repetition: the page ends with at most
+  // `most` values (rows limit, or the PLAIN byte limit plus one slice), and
+  // the test above at n <= most values, with at least today's entries and
+  // bit width, can only pass if it passes at n = most. Random values thus
+  // stop being hashed after about half a page.
+  bool dictionary_cannot_win() const {
+    if (width == 0 || physical == Type::BYTE_ARRAY || max_rep > 0) return false;
+    const int64_t most = std::min<int64_t>(options.page_rows, options.page_bytes / width + kSliceRows);
+    const int64_t index_bytes = (most * encoding::dictionary_index_bit_width(dictionary_size()) + 7) / 8 + 1;
+    return dictionary_bytes() + index_bytes >= most * width;
+  }
+
+  // Drops the chunk's dictionary before any page used it: the open page's
+  // values are gathered back from the dictionary and encoded with the
+  // fallback encoding, so the chunk has no dictionary page at all.
+  void drop_dictionary() {
+    last_dictionary_entries = dictionary_size();
+    const int32_t* idx = reinterpret_cast<const int32_t*>(indices.data());
+    const int64_t count = int64_t(indices.size() / 4);
+    PhysicalValues values;
+    values.count = count;
+    switch (physical) {
+      case Type::INT32:
+      case Type::INT64:
+      case Type::FLOAT:
+      case Type::DOUBLE: {
+        const void* entries = physical == Type::INT32   ? static_cast<const void*>(dict32->values().data())
+                              : physical == Type::INT64 ? static_cast<const void*>(dict64->values().data())
+                              : physical == Type::FLOAT
+                                  ? static_cast<const void*>(dict_float->values().data())
+                                  : static_cast<const void*>(dict_double->values().data());
+        gathered.resize(size_t(count) * size_t(width));
+        encoding::gather_fixed(static_cast<const uint8_t*>(entries), width, idx, count, gathered.data());
+        values.fixed = gathered.data();
+        break;
+      }
+      case Type::BYTE_ARRAY:
+        gathered_views.resize(size_t(count));
+        for (int64_t i = 0; i < count; ++i) gathered_views[size_t(i)] = dict_bytes->value(idx[i]);
+        values.binary = gathered_views.data();
+        break;
+      default:  // FIXED_LEN_BYTE_ARRAY
+        gathered.resize(size_t(count) * size_t(width));
+        for (int64_t i = 0; i < count; ++i)
+          std::memcpy(gathered.data() + i * width, dict_bytes->value(idx[i]).data, size_t(width));
+        values.fixed = gathered.data();
+        break;
+    }
+    dictionary_active = false;
+    dictionary_trial = false;
+    page_value_bytes = 0;
+    page_plain_bytes = 0;
+    if (value_encoding == Encoding::BYTE_STREAM_SPLIT) split.reset(width);
+    encode_values(values);  // counts the PLAIN size into page_value_bytes
+    indices.clear();
+  }
+
+  // Appends `n` levels starting at `def`/`rep` to the open page; `defined`
+  // of them are max_def, and `all_defined` says every one is (def unused).
+  void put_levels(const int16_t* def, const int16_t* rep, int64_t n, int64_t defined, bool all_defined) {
     if (max_def > 0) {
-      page_def.insert(page_def.end(), def, def + n);
       int64_t* hist = page_def_hist.data();
-      for (int64_t i = 0; i < n; ++i) ++hist[def[i]];
+      if (all_defined) {
+        def_encoder.put_repeated(uint32_t(max_def), n);
+        hist[max_def] += n;
+      } else {
+        def_encoder.put(def, n);
+        if (max_def == 1) {
+          hist[1] += defined;
+          hist[0] += n - defined;
+        } else {
+          for (int64_t i = 0; i < n; ++i) ++hist[def[i]];
+        }
+      }
     }
     if (max_rep > 0) {
-      page_rep.insert(page_rep.end(), rep, rep + n);
+      rep_encoder.put(rep, n);
       int64_t* hist = page_rep_hist.data();
       for (int64_t i = 0; i < n; ++i) ++hist[rep[i]];
     }
     page_levels += n;
   }
 
-  void encode_levels(const std::vector<int16_t>& levels, int16_t max_level, Buffer& out, bool prefix) {
-    if (max_level == 0) return;
-    level_encoder.reset(bits::bit_width(uint64_t(max_level)));
-    level_encoder.put(levels.data(), int64_t(levels.size()));
-    level_encoder.flush_to(out, prefix);
-  }
-
   void flush_page() {
     if (page_levels == 0) return;
-    // Values.
+    if (dictionary_trial) decide_dictionary();
+    // Values. PLAIN fixed-width values are stored straight from `plain`.
     values_section.clear();
+    const Buffer* values = &values_section;
     Encoding page_encoding;
     if (dictionary_active && dictionary_size() > 0) {
       const int64_t count = int64_t(indices.size() / 4);
@@ -385,66 +500,69 @@ struct ColumnChunkWriter::State {
       indices.clear();
       page_encoding = Encoding::RLE_DICTIONARY;
       ++dictionary_pages;
+      dictionary_trial = false;
     } else if (dictionary_active) {
       // Only nulls so far: there is nothing to index.
       indices.clear();
       page_encoding = Encoding::PLAIN;
     } else {
-      flush_encoder(values_section);
+      if (value_encoding == Encoding::PLAIN && physical != Type::BOOLEAN) {
+        values = &plain;
+      } else {
+        flush_encoder(values_section);
+      }
       page_encoding = value_encoding;
     }
 
+    // Levels: repetition then definition; v1 prefixes each with its length.
     const bool v2 = options.data_page_v2;
-    body.clear();
+    levels.clear();
     int32_t rep_bytes = 0, def_bytes = 0;
-    if (v2) {
-      encode_levels(page_rep, max_rep, body, false);
-      rep_bytes = int32_t(body.size());
-      encode_levels(page_def, max_def, body, false);
-      def_bytes = int32_t(body.size()) - rep_bytes;
-    } else {
-      encode_levels(page_rep, max_rep, body, true);
-      encode_levels(page_def, max_def, body, true);
-    }
-    const size_t levels_size = body.size();
-    const int64_t uncompressed_size = int64_t(levels_size + values_section.size());
+    if (max_rep > 0) rep_encoder.flush_to(levels, !v2);
+    rep_bytes = int32_t(levels.size());
+    if (max_def > 0) def_encoder.flush_to(levels, !v2);
+    def_bytes = int32_t(levels.size()) - rep_bytes;
+    const size_t levels_size = levels.size();
+    const int64_t uncompressed_size = int64_t(levels_size + values->size());
 
-    // Compression: v1 compresses levels and values together, v2 only the values.
-    std::span<const uint8_t> stored;
+    // The stored page is up to two pieces, appended after the header without
+    // joining them first. Compression: v1 compresses levels and values
+    // together, v2 only the values.
+    std::span<const uint8_t> pieces[2];
     bool is_compressed = false;
-    compressed.clear();
-    if (v2) {
-      compressed.append(body.data(), levels_size);
-      if (codec) {
-        codec->compress(values_section.span(), compressed);
-        is_compressed = true;
-        if (compressed.size() - levels_size >= values_section.size()) {
-          // Compression does not pay here: store the values as they are.
-          compressed.resize(levels_size);
-          compressed.append(values_section.data(), values_section.size());
-          is_compressed = false;
-        }
-      } else {
-        compressed.append(values_section.data(), values_section.size());
-      }
-      stored = compressed.span();
+    if (!codec) {
+      pieces[0] = levels.span();
+      pieces[1] = values->span();
+    } else if (v2) {
+      compressed.clear();
+      codec->compress(values->span(), compressed);
+      is_compressed = compressed.size() < values->size();  // else store the values as they are
+      pieces[0] = levels.span();
+      pieces[1] = is_compressed ? compressed.span() : values->span();
     } else {
-      body.append(values_section.data(), values_section.size());
-      if (codec) {
-        codec->compress(body.span(), compressed);
-        stored = compressed.span();
-      } else {
-        stored = body.span();
-      }
+      body.clear();
+      body.append(levels.data(), levels_size);
+      body.append(values->data(), values->size());
+      compressed.clear();
+      codec->compress(body.span(), compressed);
+      pieces[0] = compressed.span();
     }
-    if (uncompressed_size > INT32_MAX || int64_t(stored.size()) > INT32_MAX) {
+    const size_t stored_size = pieces[0].size() + pieces[1].size();
+    if (uncompressed_size > INT32_MAX || int64_t(stored_size) > INT32_MAX) {
       throw_limit("page of column " + plan.column.path + " exceeds 2 GiB");
     }
 
     PageHeader header;
     header.uncompressed_page_size = int32_t(uncompressed_size);
-    header.compressed_page_size = int32_t(stored.size());
-    if (options.page_checksum) header.crc = int32_t(libdeflate_crc32(0, stored.data(), stored.size()));
+    header.compressed_page_size = int32_t(stored_size);
+    if (options.page_checksum) {
+      uint32_t crc = 0;
+      // (Empty pieces are skipped: libdeflate_crc32 of a null buffer restarts at 0.)
+      for (const auto& piece : pieces) {
+        if (!piece.empty()) crc = libdeflate_crc32(crc, piece.data(), piece.size());
+      }
+      header.crc = int32_t(crc);
+    }
     std::optional<Statistics> page_statistics;
     if (options.page_header_statistics && settings.statistics)
       page_statistics = make_statistics(page_stats, false);
@@ -475,11 +593,12 @@ struct ColumnChunkWriter::State {
 
     PageLocation location;
     location.offset = int64_t(pages.size());
-    location.compressed_page_size = int32_t(header_bytes.size() + stored.size());
+    location.compressed_page_size = int32_t(header_bytes.size() + stored_size);
     location.first_row_index = chunk_rows;
     locations.push_back(location);
     pages.append(header_bytes.data(), header_bytes.size());
-    pages.append(stored.data(), stored.size());
+    for (const auto& piece : pieces) pages.append(piece.data(), piece.size());
+    if (values == &plain) plain.clear();
     uncompressed_total += int64_t(header_bytes.size()) + uncompressed_size;
     note_encoding(header.type, page_encoding);
 
@@ -527,9 +646,7 @@ struct ColumnChunkWriter::State {
     chunk_levels += page_levels;
     chunk_rows += page_rows;
     page_stats.reset();
-    page_def.clear();
-    page_rep.clear();
-    page_levels = page_values = page_rows = page_value_bytes = page_byte_array_bytes = 0;
+    page_levels = page_values = page_rows = page_value_bytes = page_plain_bytes = page_byte_array_bytes = 0;
   }
 
   void note_encoding(PageType type, Encoding encoding) {
@@ -568,7 +685,8 @@ struct ColumnChunkWriter::State {
     const PhysicalValues all = stage_values(plan, leaf, stage_scratch, views);
     if (settings.bloom_filter) hash_values(all, width, hashes);
     const int64_t n = leaf.num_levels;
-    const int16_t* def = max_def > 0 ? leaf.def.data() : nullptr;
+    const bool all_defined = max_def > 0 && leaf.all_defined;
+    const int16_t* def = max_def > 0 && !all_defined ? leaf.def.data() : nullptr;
     const int16_t* rep = max_rep > 0 ? leaf.rep.data() : nullptr;
     int64_t level = 0;
     int64_t value = 0;
@@ -611,13 +729,20 @@ struct ColumnChunkWriter::State {
         for (int64_t i = 0; i < count; ++i) bytes += slice.binary[i].length;
         page_byte_array_bytes += bytes;
       }
-      put_levels(def ? def + level : nullptr, rep ? rep + level : nullptr, end - level);
+      put_levels(def ? def + level : nullptr, rep ? rep + level : nullptr, end - level, count, all_defined);
       page_values += count;
       page_rows += rows;
       level = end;
       value += count;
       const int64_t level_bytes =
           page_levels * (max_def > 0 ? 1 : 0) / 4 + page_levels * (max_rep > 0 ? 1 : 0) / 4;
+      if (dictionary_trial) {
+        if (page_plain_bytes + level_bytes >= options.page_bytes) {
+          decide_dictionary();
+        } else if (dictionary_active && dictionary_cannot_win()) {
+          drop_dictionary();
+        }
+      }
       if (page_rows >= options.page_rows || page_value_bytes + level_bytes >= options.page_bytes)
         flush_page();
     }
@@ -632,8 +757,9 @@ struct ColumnChunkWriter::State {
     meta.codec = settings.codec;
     meta.num_values = chunk_levels;
     out.clear();
-    int64_t dictionary_bytes = 0;
+    int64_t dictionary_page_bytes = 0;
     if (dictionary_pages > 0) {
+      last_dictionary_entries = dictionary_size();
       body.clear();
       write_dictionary_body(body);
       std::span<const uint8_t> stored = body.span();
@@ -658,15 +784,15 @@ struct ColumnChunkWriter::State {
       encode_page_header(header, header_bytes);
       out.append(header_bytes.data(), header_bytes.size());
       out.append(stored.data(), stored.size());
-      dictionary_bytes = int64_t(out.size());
+      dictionary_page_bytes = int64_t(out.size());
       uncompressed_total += int64_t(header_bytes.size() + body.size());
       meta.dictionary_page_offset = 0;
       encoding_stats.insert(encoding_stats.begin(),
                             PageEncodingStats{PageType::DICTIONARY_PAGE, Encoding::PLAIN, 1});
     }
-    out.append(pages.data(), pages.size());
-    meta.data_page_offset = dictionary_bytes;
-    meta.total_compressed_size = int64_t(out.size());
+    // The data pages stay in `pages` (see ColumnChunkWriter::pages()).
+    meta.data_page_offset = dictionary_page_bytes;
+    meta.total_compressed_size = dictionary_page_bytes + int64_t(pages.size());
     meta.total_uncompressed_size = uncompressed_total;
 
     // Encodings: the value encodings in page order, plus RLE when levels exist.
@@ -699,7 +825,8 @@ struct ColumnChunkWriter::State {
     // Page index, offsets relative to the chunk start.
     result.offset_index = OffsetIndex{};
     result.offset_index.page_locations = locations;
-    for (PageLocation& location : result.offset_index.page_locations) location.offset += dictionary_bytes;
+    for (PageLocation& location : result.offset_index.page_locations)
+      location.offset += dictionary_page_bytes;
     if (options.size_statistics && physical == Type::BYTE_ARRAY) {
       result.offset_index.unencoded_byte_array_data_bytes = page_byte_array_sizes;
     }
@@ -753,7 +880,6 @@ struct ColumnChunkWriter::State {
     std::fill(chunk_def_hist.begin(), chunk_def_hist.end(), 0);
     std::fill(chunk_rep_hist.begin(), chunk_rep_hist.end(), 0);
     chunk_byte_array_bytes = chunk_levels = chunk_rows = uncompressed_total = 0;
-    pages.clear();
     locations.clear();
     page_byte_array_sizes.clear();
     column_index = ColumnIndex{};
@@ -774,21 +900,16 @@ void ColumnChunkWriter::write(const LeafData& leaf) { state_->write(leaf); }
 
 int64_t ColumnChunkWriter::buffered_bytes() const {
   const State& s = *state_;
-  int64_t dictionary = 0;
-  if (s.dictionary_active || s.dictionary_pages > 0) {
-    switch (s.physical) {
-      case Type::INT32: dictionary = s.dict32->dictionary_bytes(); break;
-      case Type::INT64: dictionary = s.dict64->dictionary_bytes(); break;
-      case Type::FLOAT: dictionary = s.dict_float->dictionary_bytes(); break;
-      case Type::DOUBLE: dictionary = s.dict_double->dictionary_bytes(); break;
-      case Type::BYTE_ARRAY:
-      case Type::FIXED_LEN_BYTE_ARRAY: dictionary = s.dict_bytes->dictionary_bytes(); break;
-      default: break;
-    }
-  }
+  const int64_t dictionary = s.dictionary_active || s.dictionary_pages > 0 ? s.dictionary_bytes() : 0;
   return int64_t(s.pages.size()) + s.page_value_bytes + dictionary;
 }
 
-void ColumnChunkWriter::finish(ChunkResult& result, Buffer& pages) { state_->finish(result, pages); }
+void ColumnChunkWriter::finish(ChunkResult& result, Buffer& dictionary_page) {
+  state_->finish(result, dictionary_page);
+}
+
+std::span<const uint8_t> ColumnChunkWriter::pages() const { return state_->pages.span(); }
+
+void ColumnChunkWriter::release_pages() { state_->pages.clear(); }
 
 }  // namespace parquetry::write

@@ -189,6 +189,9 @@ struct FileWriter::Impl {
       columns[c]->finish(results[c], chunk_bytes);
       const int64_t start = sink->position();
       sink->write(chunk_bytes.data(), chunk_bytes.size());
+      const std::span<const uint8_t> pages = columns[c]->pages();
+      sink->write(pages.data(), pages.size());
+      columns[c]->release_pages();
       ColumnChunk chunk;
       ColumnMetaData& meta = results[c].meta;
       meta.data_page_offset += start;

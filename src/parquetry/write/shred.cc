@@ -237,6 +237,7 @@ struct Shredder {
     leaf.rep.resize(has_rep ? size_t(n) : 0);
     leaf.positions.clear();
     leaf.contiguous = false;
+    leaf.all_defined = false;
     for (int64_t i = 0; i < n; ++i) {
       const Slot& slot = slots[size_t(i)];
       if (has_def) leaf.def[size_t(i)] = slot.def;
@@ -264,6 +265,7 @@ struct Shredder {
     leaf.num_levels = n;
     leaf.rep.clear();
     leaf.positions.clear();
+    leaf.all_defined = false;
     const bool null_type = all_null_type(array);
     if (array.type->id == TypeId::kDictionary) {
       bind_array(leaf, array);
@@ -281,6 +283,14 @@ struct Shredder {
       leaf.num_values = n;
       return;
     }
+    if (!null_type && (!any_null || values.buffers.empty() || !values.buffers[0])) {
+      leaf.def.clear();
+      leaf.all_defined = true;
+      leaf.contiguous = true;
+      leaf.range_start = 0;
+      leaf.num_values = n;
+      return;
+    }
     leaf.def.resize(size_t(n));
     int16_t* def = leaf.def.data();
     if (null_type) {
@@ -288,13 +298,6 @@ struct Shredder {
       leaf.contiguous = true;
       leaf.range_start = 0;
       leaf.num_values = 0;
-      return;
-    }
-    if (!any_null || values.buffers.empty() || !values.buffers[0]) {
-      for (int64_t i = 0; i < n; ++i) def[i] = 1;
-      leaf.contiguous = true;
-      leaf.range_start = 0;
-      leaf.num_values = n;
       return;
     }
     const uint8_t* bitmap = values.buffers[0].data;

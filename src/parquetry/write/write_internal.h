@@ -57,7 +57,10 @@ SchemaPlan plan_schema(const BatchSchema& schema);
 
 /// The shredded content of one leaf for one batch.
 struct LeafData {
-  std::vector<int16_t> def;  ///< empty when max_def == 0
+  std::vector<int16_t> def;  ///< empty when max_def == 0 or all_defined
+  /// Every level is max_def (a top-level column without nulls): `def` is left
+  /// empty and the column writer emits one run instead of a level per value.
+  bool all_defined = false;
   std::vector<int16_t> rep;  ///< empty when max_rep == 0
   int64_t num_levels = 0;
   /// The Arrow array holding the leaf values (a dictionary is materialised
@@ -195,8 +198,13 @@ class ColumnChunkWriter {
   /// Encoded bytes held for the open chunk (pages + the open page's estimate).
   int64_t buffered_bytes() const;
   /// Finishes the chunk: flushes the last page, builds statistics, indexes
-  /// and the Bloom filter, and moves the page bytes into `pages`.
-  void finish(ChunkResult& result, Buffer& pages);
+  /// and the Bloom filter. The chunk's bytes are `dictionary_page` (set
+  /// here, empty without a dictionary) followed by pages(); once they are
+  /// written, release_pages() empties the page buffer but keeps its memory,
+  /// so the next chunk appends into pages that are already mapped.
+  void finish(ChunkResult& result, Buffer& dictionary_page);
+  std::span<const uint8_t> pages() const;
+  void release_pages();
 
   struct State;
 
