@@ -80,6 +80,34 @@ int64_t count_slots(const Levels& levels, int16_t floor_rep, int16_t floor_def) 
 
 // Spreads dense values over slots: slot k takes the next dense value when
 // valid. `validity` null means all slots valid.
+// Moves `dense` values (at the front of `d`) to their slots (bits of
+// `valid`), from the back, 64 slots per validity word; null slots become 0.
+// A word of valid slots moves as one block; once every slot left is valid the
+// values are already in place. Other words move branch-free, slot by slot.
+template <typename T>
+void spread_backwards(T* d, const uint8_t* valid, int64_t slots, int64_t dense) {
+  int64_t j = dense;  // values not yet placed: d[0, j)
+  int64_t end = slots;
+  while (end > 0 && j < end) {
+    const int64_t begin = (end - 1) & ~int64_t(63);
+    const int64_t n = end - begin;
+    const uint64_t word = bits::word_at(valid, begin, n);
+    const uint64_t full = n == 64 ? ~uint64_t(0) : ((uint64_t(1) << n) - 1);
+    if (word == full) {
+      j -= n;
+      std::memmove(d + begin, d + j, size_t(n) * sizeof(T));
+    } else {
+      for (int64_t k = end - 1; k >= begin; --k) {
+        const uint64_t bit = (word >> (k - begin)) & 1;
+        const T v = d[j > 0 ? j - 1 : 0];
+        d[k] = bit ? v : T(0);
+        j -= int64_t(bit);
+      }
+    }
+    end = begin;
+  }
+}
+
 std::shared_ptr<ArrayData> spread_leaf(std::shared_ptr<const DataType> type, ChunkValues& values,
                                        int64_t slots, BufferRef validity, int64_t null_count) {
   auto array = std::make_shared<ArrayData>();
@@ -146,26 +174,12 @@ std::shared_ptr<ArrayData> spread_leaf(std::shared_ptr<const DataType> type, Chu
   Buffer& buffer = *values.values;
   buffer.resize(size_t(slots) * width);
   uint8_t* data = buffer.data();
-  int64_t j = values.num_values - 1;
   if (width == 8) {
-    auto* d = reinterpret_cast<uint64_t*>(data);
-    for (int64_t k = slots - 1; k >= 0 && j >= 0; --k) {
-      if (bits::get_bit(valid, k)) {
-        d[k] = d[j--];
-      } else {
-        d[k] = 0;
-      }
-    }
+    spread_backwards(reinterpret_cast<uint64_t*>(data), valid, slots, values.num_values);
   } else if (width == 4) {
-    auto* d = reinterpret_cast<uint32_t*>(data);
-    for (int64_t k = slots - 1; k >= 0 && j >= 0; --k) {
-      if (bits::get_bit(valid, k)) {
-        d[k] = d[j--];
-      } else {
-        d[k] = 0;
-      }
-    }
+    spread_backwards(reinterpret_cast<uint32_t*>(data), valid, slots, values.num_values);
   } else {
+    int64_t j = values.num_values - 1;
     for (int64_t k = slots - 1; k >= 0 && j >= 0; --k) {
       if (bits::get_bit(valid, k)) {
         std::memmove(data + size_t(k) * width, data + size_t(j) * width, width);

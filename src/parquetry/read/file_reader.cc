@@ -229,7 +229,11 @@ struct FileReader::Impl {
     return true;
   }
 
-  RecordBatch read_row_group(int index, const std::vector<RowRange>* ranges) {
+  // Decodes a row group's projected fields, or only field `only_field` (>= 0).
+  RecordBatch read_row_group(int index, const std::vector<RowRange>* ranges, int only_field = -1) {
+    if (only_field >= int(top_nodes.size())) {
+      throw_invalid("field " + std::to_string(only_field) + " is not in the projection");
+    }
     if (index < 0 || index >= int(metadata.row_groups.size())) {
       throw_invalid("row group " + std::to_string(index) + " does not exist");
     }
@@ -256,8 +260,16 @@ struct FileReader::Impl {
     const std::vector<RowRange> all_rows = {{0, row_group.num_rows}};
     std::vector<std::vector<RowRange>> covered(schema->num_columns());
     std::vector<int64_t> skipped_pages(schema->num_columns(), 0), skipped_bytes(schema->num_columns(), 0);
-    parallel_for(int64_t(selected_columns.size()), options.threads, [&](int64_t task) {
-      const int32_t c = selected_columns[size_t(task)];
+    std::vector<int32_t> field_columns;
+    if (only_field >= 0) {
+      const SchemaNode& top = *top_nodes[size_t(only_field)];
+      for (int32_t c : selected_columns) {
+        if (c >= top.first_column() && c < top.first_column() + top.num_columns()) field_columns.push_back(c);
+      }
+    }
+    const std::vector<int32_t>& columns = only_field >= 0 ? field_columns : selected_columns;
+    parallel_for(int64_t(columns.size()), options.threads, [&](int64_t task) {
+      const int32_t c = columns[size_t(task)];
       const ColumnDescriptor& descriptor = schema->column(size_t(c));
       ErrorLocation where{source->name(), descriptor.path, index, -1, -1};
       const ColumnChunk& chunk = row_group.columns[size_t(c)];
@@ -288,13 +300,13 @@ struct FileReader::Impl {
         throw e.with_location(where);
       }
     });
-    for (int32_t c : selected_columns) {
+    for (int32_t c : columns) {
       stats.pages_read += chunk_values[size_t(c)].data_pages;
       stats.pages_skipped += skipped_pages[size_t(c)];
       stats.bytes_skipped += skipped_bytes[size_t(c)];
     }
     std::vector<ChunkValues*> leaves(schema->num_columns(), nullptr);
-    for (int32_t c : selected_columns) leaves[size_t(c)] = &chunk_values[size_t(c)];
+    for (int32_t c : columns) leaves[size_t(c)] = &chunk_values[size_t(c)];
     RecordBatch batch;
     batch.schema = batch_schema;
     batch.num_rows = row_group.num_rows;
@@ -303,6 +315,7 @@ struct FileReader::Impl {
       for (const RowRange& range : *ranges) batch.num_rows += range.length();
     }
     for (size_t f = 0; f < top_nodes.size(); ++f) {
+      if (only_field >= 0 && f != size_t(only_field)) continue;
       auto type = std::make_shared<const DataType>(batch_schema->fields[f].type);
       ErrorLocation where{source->name(), top_nodes[f]->dotted_path(), index, -1, -1};
       try {
@@ -318,7 +331,12 @@ struct FileReader::Impl {
           throw_corrupt("column holds " + std::to_string(array->length) + " rows, its pages declare " +
                         std::to_string(have_rows));
         }
-        if (ranges != nullptr) array = select_ranges(*array, to_local(*ranges, have));
+        if (ranges != nullptr) {
+          const std::vector<RowRange> local = to_local_ranges(*ranges, have);
+          // Pages that hold exactly the wanted rows need no copy.
+          if (!(local.size() == 1 && local[0].begin == 0 && local[0].end == array->length))
+            array = select_ranges(*array, local);
+        }
         batch.columns.push_back(std::move(array));
       } catch (const Error& e) {
         throw e.with_location(where);
@@ -332,25 +350,6 @@ struct FileReader::Impl {
       if (decoders[size_t(c)]) return c;
     }
     return node.first_column();
-  }
-
-  // `wanted` (row-group rows) in the coordinates of an array holding the rows of `have`.
-  static std::vector<RowRange> to_local(const std::vector<RowRange>& wanted,
-                                        const std::vector<RowRange>& have) {
-    std::vector<RowRange> out;
-    int64_t local_start = 0;
-    size_t w = 0;
-    for (const RowRange& segment : have) {
-      while (w < wanted.size() && wanted[w].end <= segment.begin) ++w;
-      for (size_t k = w; k < wanted.size() && wanted[k].begin < segment.end; ++k) {
-        const int64_t begin = std::max(wanted[k].begin, segment.begin);
-        const int64_t end = std::min(wanted[k].end, segment.end);
-        if (end > begin)
-          out.push_back({local_start + begin - segment.begin, local_start + end - segment.begin});
-      }
-      local_start += segment.length();
-    }
-    return out;
   }
 
   std::vector<int32_t> row_group_order() const {
@@ -438,6 +437,16 @@ RecordBatch FileReader::read_row_group(int index) { return impl_->read_row_group
 RecordBatch FileReader::read_row_group(int index, std::span<const RowRange> ranges) {
   std::vector<RowRange> copy(ranges.begin(), ranges.end());
   return impl_->read_row_group(index, &copy);
+}
+
+std::shared_ptr<ArrayData> FileReader::read_field(int row_group, int field) {
+  return impl_->read_row_group(row_group, nullptr, field).columns.at(0);
+}
+
+std::shared_ptr<ArrayData> FileReader::read_field(int row_group, int field,
+                                                  std::span<const RowRange> ranges) {
+  std::vector<RowRange> copy(ranges.begin(), ranges.end());
+  return impl_->read_row_group(row_group, &copy, field).columns.at(0);
 }
 
 FileReader::Stats FileReader::stats() const { return impl_->stats; }
