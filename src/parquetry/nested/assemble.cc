@@ -1,5 +1,6 @@
 #include "parquetry/nested/assemble.h"
 
+#include <bit>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -82,8 +83,10 @@ int64_t count_slots(const Levels& levels, int16_t floor_rep, int16_t floor_def) 
 // valid. `validity` null means all slots valid.
 // Moves `dense` values (at the front of `d`) to their slots (bits of
 // `valid`), from the back, 64 slots per validity word; null slots become 0.
-// A word of valid slots moves as one block; once every slot left is valid the
-// values are already in place. Other words move branch-free, slot by slot.
+// Between two nulls every value moves by the same distance, so each run of
+// valid slots is one memmove (nulls are usually rare: a word is a few runs,
+// not 64 dependent steps). Once every slot left is valid the values are
+// already in place.
 template <typename T>
 void spread_backwards(T* d, const uint8_t* valid, int64_t slots, int64_t dense) {
   int64_t j = dense;  // values not yet placed: d[0, j)
@@ -91,18 +94,23 @@ void spread_backwards(T* d, const uint8_t* valid, int64_t slots, int64_t dense) 
   while (end > 0 && j < end) {
     const int64_t begin = (end - 1) & ~int64_t(63);
     const int64_t n = end - begin;
-    const uint64_t word = bits::word_at(valid, begin, n);
     const uint64_t full = n == 64 ? ~uint64_t(0) : ((uint64_t(1) << n) - 1);
-    if (word == full) {
-      j -= n;
-      std::memmove(d + begin, d + j, size_t(n) * sizeof(T));
-    } else {
-      for (int64_t k = end - 1; k >= begin; --k) {
-        const uint64_t bit = (word >> (k - begin)) & 1;
-        const T v = d[j > 0 ? j - 1 : 0];
-        d[k] = bit ? v : T(0);
-        j -= int64_t(bit);
+    uint64_t nulls = ~bits::word_at(valid, begin, n) & full;
+    int64_t high = end;  // the run of valid slots ends here (exclusive)
+    while (true) {
+      // The run starts just above the highest null left, or at the word's start.
+      const int64_t low = nulls == 0 ? begin : begin + (63 - std::countl_zero(nulls)) + 1;
+      const int64_t run = high - low;
+      if (run > 0) {
+        // j <= low always: a slot's value never comes from above it, and the
+        // values still to place (d[0, j)) sit below every slot done so far.
+        j -= run;
+        if (j != low) std::memmove(d + low, d + j, size_t(run) * sizeof(T));
       }
+      if (nulls == 0) break;
+      d[low - 1] = T(0);
+      nulls &= ~(uint64_t(1) << (low - 1 - begin));
+      high = low - 1;
     }
     end = begin;
   }
