@@ -554,6 +554,7 @@ struct FilteredScan::Impl {
         column.num_rows = read_rows_count;
         column.columns.assign(1, std::move(array));
         folds[f].add(column, selection.data());
+        column.columns.clear();  // unshared again: the next column decodes into the same memory
       };
       for (size_t f = 0; f < data_fields; ++f) {
         const int shared = reuse->from_predicate[f];
