@@ -285,8 +285,9 @@ void fold_dictionary(const ArrayData& a, Rows rows, ColumnScanSummary& s) {
   if (dictionary.length > std::numeric_limits<int32_t>::max()) throw_invalid("dictionary too large");
   // One slot past the entries catches any out-of-range index without a
   // branch per row; it is checked once after the pass.
+  // A second extra slot takes the rows a dense word leaves out (below).
   const uint32_t limit = uint32_t(dictionary.length);
-  std::vector<uint8_t> used(size_t(limit) + 1, 0);
+  std::vector<uint8_t> used(size_t(limit) + 2, 0);
   uint8_t* mark = used.data();
   const int32_t* indices = a.buffers[1].as<int32_t>() + a.offset;
   const uint8_t* validity = validity_of(a);
@@ -304,7 +305,17 @@ void fold_dictionary(const ArrayData& a, Rows rows, ColumnScanSummary& s) {
         valid += 64;
         continue;
       }
-      valid += std::popcount(word);
+      const int count = std::popcount(word);
+      valid += count;
+      if (count > 32) {
+        // Mostly selected (a non-selective filter): every row of the word in
+        // one branch-free pass, the unselected ones marking the spare slot.
+        for (int64_t i = 0; i < n; ++i) {
+          const uint32_t entry = std::min(uint32_t(indices[block + i]), limit);
+          mark[(word >> i) & 1 ? entry : limit + 1] = 1;
+        }
+        continue;
+      }
       for (; word != 0; word &= word - 1)
         mark[std::min(uint32_t(indices[block + std::countr_zero(word)]), limit)] = 1;
     }
