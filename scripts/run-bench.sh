@@ -23,7 +23,10 @@ case "$profile" in
   # Enough repetitions for an error estimate, small enough for 10 minutes on 2 cores.
   # The protobuf write table runs its two default configurations here; the
   # row-group/page/codec matrix of 1M-message writes is the full profile's.
-  quick) run_args=(--warmup 1 --measure 3 --forks 1 --time 0.05 --param config=default --param config=default_nodict) ;;
+  # The footer table keeps 1,000 and 10,000 columns x 20 row groups with
+  # statistics (100,000 columns and the other shapes are the full profile's).
+  quick) run_args=(--warmup 1 --measure 3 --forks 1 --time 0.05 --param config=default --param config=default_nodict
+                   --param columns=1000 --param columns=10000 --param row_groups=20 --param statistics=on) ;;
   # JMH-like: several forks, longer iterations.
   full) run_args=(--warmup 5 --measure 10 --forks 3 --time 1) ;;
   *) echo "usage: $0 [quick|full]" >&2; exit 2 ;;

@@ -12,6 +12,7 @@
 // Files") and format/puffin-spec.md (Puffin, `deletion-vector-v1`).
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -390,15 +391,36 @@ class PositionIndexMap {
   uint32_t probe(std::string_view path, uint64_t hash) const;
   void start_hashing();
 
-  // Entries live in fixed chunks that never move: growing a flat vector of a
-  // million entries would copy them and fault in twice the memory.
-  static constexpr size_t kChunkBits = 12;
-  static constexpr size_t kChunkSize = size_t(1) << kChunkBits;
-  Entry& entry(size_t i) { return chunks_[i >> kChunkBits][i & (kChunkSize - 1)]; }
-  const Entry& entry(size_t i) const { return chunks_[i >> kChunkBits][i & (kChunkSize - 1)]; }
-  Entry& append(std::string_view path, uint64_t hash);
+  // Raw memory of the entry segments and the path arena (large_block.cc):
+  // big blocks are mapped for transparent huge pages, small ones come from
+  // the heap. mapped_length 0 = heap (delete[]).
+  struct BlockFree {
+    size_t mapped_length = 0;
+    void operator()(char* block) const noexcept;
+  };
+  using Block = std::unique_ptr<char[], BlockFree>;
+  static Block allocate_block(size_t bytes);
 
-  std::vector<std::unique_ptr<Entry[]>> chunks_;
+  // Entries live in segments that never move (growing a flat vector of a
+  // million entries would copy them): segment s holds kFirstSegment << s
+  // entries, so a map of n files has about log2(n / kFirstSegment) segments
+  // and no more than twice the memory it uses. Entries are constructed only
+  // when appended, so memory is touched as the map grows.
+  static constexpr size_t kFirstSegment = 1024;
+  static size_t segment_of(size_t i) { return size_t(std::bit_width(i / kFirstSegment + 1)) - 1; }
+  static size_t segment_start(size_t s) { return kFirstSegment * ((size_t(1) << s) - 1); }
+  Entry& entry(size_t i) {
+    const size_t s = segment_of(i);
+    return reinterpret_cast<Entry*>(segments_[s].get())[i - segment_start(s)];
+  }
+  const Entry& entry(size_t i) const {
+    const size_t s = segment_of(i);
+    return reinterpret_cast<const Entry*>(segments_[s].get())[i - segment_start(s)];
+  }
+  Entry& append(std::string_view path, uint64_t hash);
+  void destroy();
+
+  std::vector<Block> segments_;
   size_t size_ = 0;
   // Delete files are sorted by path, so while every new path sorts after the
   // previous one the entries are kept in order with no hashing at all (lookups
@@ -407,7 +429,8 @@ class PositionIndexMap {
   // 0 = empty; the tag avoids touching entries on mismatches.
   bool sorted_ = true;
   std::vector<uint64_t> table_;
-  std::vector<std::unique_ptr<char[]>> arena_blocks_;
+  // Path bytes, in blocks that double from 64 KiB up to 32 MiB.
+  std::vector<Block> arena_blocks_;
   char* arena_next_ = nullptr;
   size_t arena_left_ = 0;
 };

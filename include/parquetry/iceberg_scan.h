@@ -25,7 +25,8 @@
 
 namespace parquetry {
 class RandomAccessSource;
-}
+struct FilterBuffers;
+}  // namespace parquetry
 
 namespace parquetry::iceberg {
 
@@ -95,16 +96,29 @@ struct MergeOnReadOptions {
 /// A BatchReader over the rows of a data file that `deletes` does not
 /// delete, with the projection of `reader`. Row positions are file-wide:
 /// the position of row r of row group g is (rows of the row groups before g)
-/// + r. A row group whose rows are all deleted is not decoded; one with
-/// deletes is read through FileReader::read_row_group(g, surviving ranges),
-/// so pages whose rows are all deleted are not decoded when the file has an
-/// OffsetIndex. `reader` and `deletes` must outlive this object.
+/// + r. A row group whose rows are all deleted is not decoded. In one with
+/// deletes, long runs of deleted rows (see kSkipRows) are left out of the read
+/// (FileReader::read_row_group(g, ranges), so pages inside them are not
+/// decoded when the file has an OffsetIndex); the scattered deletes that
+/// remain are dropped as batches are handed out, by one keep-bitmap
+/// compaction per column of kFilterChunkRows rows at a time, not one copy per
+/// surviving range. `reader` and `deletes` must outlive this object.
 class MergeOnReadReader final : public BatchReader {
  public:
   MergeOnReadReader(FileReader& reader, const PositionDeleteIndex& deletes, MergeOnReadOptions options = {});
+  ~MergeOnReadReader() override;
 
   std::shared_ptr<const BatchSchema> schema() const override;
   bool next(RecordBatch& out) override;
+
+  /// Deleted runs of at least min(kSkipRows, max(64, row group rows / 16))
+  /// rows are not read (their pages can be skipped); shorter ones are read
+  /// and compacted away.
+  static constexpr int64_t kSkipRows = 1024;
+  /// Rows compacted per batch when a row group has scattered deletes (a
+  /// batch then holds at most min(batch_size, kFilterChunkRows) rows), so
+  /// that the consumer reads the compacted values while they are in cache.
+  static constexpr int64_t kFilterChunkRows = 8192;
 
   struct Stats {
     int64_t row_groups_read = 0;
@@ -120,6 +134,7 @@ class MergeOnReadReader final : public BatchReader {
 
  private:
   bool load_next_row_group();
+  RecordBatch read_with_deletes(int32_t g, int64_t first, int64_t rows, int64_t deleted);
 
   FileReader* reader_;
   const PositionDeleteIndex* deletes_;
@@ -130,6 +145,12 @@ class MergeOnReadReader final : public BatchReader {
   RecordBatch current_;
   int64_t position_ = 0;
   std::vector<RowRange> ranges_;
+  std::vector<uint32_t> deleted_rows_;  // deletes of the current row group, relative rows
+  std::vector<uint64_t> keep_;          // keep bitmap of the rows read
+  std::vector<uint64_t> chunk_keep_;    // keep bits of one chunk, realigned
+  int64_t dropped_ = 0;                 // rows of current_ still to drop (0: none)
+  // Output memory of the compaction, per column, reused row group after row group.
+  std::unique_ptr<std::vector<FilterBuffers>> filter_buffers_;
   Stats stats_;
 };
 

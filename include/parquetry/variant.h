@@ -258,6 +258,14 @@ class VariantObject {
   /// Field by name: a linear scan comparing lengths first for up to 8 fields,
   /// else a binary search over the key order.
   std::optional<Variant> find(std::string_view key) const;
+  /// Field whose dictionary id is `id`, for callers that resolved a key to its
+  /// id once (VariantMetadata::find) and look it up in many objects sharing
+  /// that metadata: integer compares instead of key compares. With
+  /// sorted_strings set, ids ascend with the keys and the id list is binary
+  /// searched; otherwise it is scanned (prefer find() on large objects then).
+  /// Only exact when the key occurs once in the dictionary, which sorted
+  /// dictionaries guarantee.
+  std::optional<Variant> find_id(uint32_t id) const;
   /// Bytes from the header to the end of the last child.
   size_t encoded_size() const { return size_t(data_ - start_) + data_size_; }
   int id_size() const { return id_size_; }
@@ -301,6 +309,17 @@ class VariantObject {
   uint8_t id_size_;
   uint8_t offset_size_;
 };
+
+/// The field with dictionary id `id` of the object encoded at the start of
+/// `object`: its bytes from the field's header to the end of the object's
+/// data, or an empty span when `object` is not an object or has no such
+/// field. For scans that resolved a key to its id once per metadata
+/// (VariantMetadata::find) and look it up row after row: working on bytes,
+/// they copy no view objects. `ids_ascend` is the metadata's sorted_strings
+/// (ids then ascend with the keys and are binary searched; otherwise the id
+/// list is scanned). Bounds-checked like VariantObject (kCorrupt).
+std::span<const uint8_t> variant_field_bytes_by_id(std::span<const uint8_t> object, uint32_t id,
+                                                   bool ids_ascend);
 
 /// An array.
 class VariantArray {

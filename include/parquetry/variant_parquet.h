@@ -238,7 +238,9 @@ using VariantGetVisitor = std::function<void(int64_t row, const Variant* value)>
 
 /// variant_get() without materialising the rows: every row of `file`, in
 /// order, is passed to `visit`. Extractions from `value` bytes (unshredded
-/// and residual plans) are views into the read batch; rebuilt values (lean
+/// and residual plans) are views into the decompressed pages (the metadata
+/// and value leaves are streamed page by page, no blob is copied, for
+/// columns without a repeated ancestor); rebuilt values (lean
 /// and full plans) go through one reused scratch variant, so no per-row
 /// allocation happens once its buffers have grown. Returns the plan used.
 VariantGetPlanInfo variant_get_each(const std::string& file, const std::string& column, std::string_view path,

@@ -313,17 +313,20 @@ namespace parquetry::iceberg {
 namespace {
 
 TEST(ToPositionIndexes, ManyFilesAcrossChunksSortedThenUnsorted) {
-  // 10,000 files (entries live in 4096-entry chunks); sorted rows first, then
-  // rows revisiting earlier files, which switches the map to hashing.
+  // 40,000 files: entries span six segments (the last ones, of 2 MiB and
+  // more, mapped for huge pages) and ~3 MB of path bytes several arena
+  // blocks; sorted rows first, then rows revisiting earlier files, which
+  // switches the map to hashing.
   std::vector<Row> rows;
-  for (int f = 0; f < 10000; ++f) {
-    char buffer[96];
-    std::snprintf(buffer, sizeof buffer, "s3://bucket/table/data/%07d-data.parquet", f);
+  for (int f = 0; f < 40000; ++f) {
+    char buffer[128];
+    std::snprintf(buffer, sizeof buffer,
+                  "s3://bucket/warehouse/a-longer-namespace/table/data/%07d-data.parquet", f);
     rows.push_back({buffer, f % 7});
     rows.push_back({buffer, 100 + f % 3});
   }
   std::vector<Row> revisits;
-  for (int f = 9999; f >= 0; f -= 13) revisits.push_back({rows[size_t(2 * f)].path, 5000});
+  for (int f = 39999; f >= 0; f -= 13) revisits.push_back({rows[size_t(2 * f)].path, 5000});
   PositionIndexBuilder builder;
   {
     PlainBatch sorted(rows);
@@ -335,10 +338,11 @@ TEST(ToPositionIndexes, ManyFilesAcrossChunksSortedThenUnsorted) {
     copy.add(again.batch);
     return copy.finish();
   }();
-  EXPECT_EQ(sorted_only.size(), 10000u);
-  ASSERT_NE(sorted_only.find(rows[2 * 4097].path), nullptr);  // binary search over chunks
+  EXPECT_EQ(sorted_only.size(), 40000u);
+  ASSERT_NE(sorted_only.find(rows[2 * 4097].path), nullptr);  // binary search over segments
   EXPECT_EQ(sorted_only.find(rows[2 * 4097].path)->cardinality(), 2);
-  EXPECT_EQ(sorted_only.find("s3://bucket/table/data/0004097-data.parquetx"), nullptr);
+  EXPECT_EQ(sorted_only.find("s3://bucket/warehouse/a-longer-namespace/table/data/0004097-data.parquetx"),
+            nullptr);
   {
     PlainBatch unsorted(revisits);
     builder.add(unsorted.batch);
@@ -348,12 +352,15 @@ TEST(ToPositionIndexes, ManyFilesAcrossChunksSortedThenUnsorted) {
   PositionIndexMap map = builder.finish();
   EXPECT_EQ(from_map(map), naive_of(all));
   EXPECT_EQ(map.find(rows[0].path)->cardinality(), 2);
-  EXPECT_EQ(map.find(rows[2 * 9999].path)->cardinality(), 3);
+  EXPECT_EQ(map.find(rows[2 * 39999].path)->cardinality(), 3);
+  EXPECT_EQ(map.find(rows[2 * 9999].path)->cardinality(), 2);  // 9999 % 13 != 39999 % 13
   PositionIndexMap moved = std::move(map);
-  EXPECT_EQ(moved.size(), 10000u);
+  EXPECT_EQ(moved.size(), 40000u);
   EXPECT_TRUE(map.empty());
   ASSERT_NE(moved.find(rows[2 * 13].path), nullptr);
-  EXPECT_EQ(moved.find(rows[2 * 13].path)->cardinality(), 2);  // not revisited: 9999 - 13k never hits 13
+  EXPECT_EQ(moved.find(rows[2 * 13].path)->cardinality(), 2);
+  for (size_t i = 0; i < moved.size(); i += 997)
+    EXPECT_EQ(moved.find(moved.path(i)), &moved.index(i));  // not revisited: 39999 - 13k never hits 13
 }
 
 TEST(ToPositionIndexes, LongRunsEndExactlyWhereThePathChanges) {

@@ -45,7 +45,9 @@ std::vector<std::string> naive_filter(const std::string& file, const ReaderOptio
   return kept;
 }
 
-enum class Pattern { kRandom, kClustered, kEverySecondRowGroup };
+// kLongRunsAndScattered: runs of kSkipRows and more (left out of the read)
+// between scattered single deletes (compacted away), in the same row groups.
+enum class Pattern { kRandom, kClustered, kEverySecondRowGroup, kLongRunsAndScattered };
 
 PositionDeleteIndex make_deletes(Pattern pattern, double fraction, int64_t rows,
                                  const std::vector<int64_t>& starts, std::mt19937_64& rng) {
@@ -69,6 +71,14 @@ PositionDeleteIndex make_deletes(Pattern pattern, double fraction, int64_t rows,
       for (size_t g = 0; g + 1 < starts.size(); g += 2) deletes.add_range(starts[g], starts[g + 1]);
       if (rows > 2) deletes.add(rows - 1);
       break;
+    case Pattern::kLongRunsAndScattered:
+      for (int64_t i = 0; i < rows; ++i) {
+        if (std::uniform_real_distribution<double>(0, 1)(rng) < fraction) deletes.add(i);
+      }
+      for (int64_t at = int64_t(rng() % 500); at < rows; at += 3 * MergeOnReadReader::kSkipRows) {
+        deletes.add_range(at, std::min(rows, at + MergeOnReadReader::kSkipRows + int64_t(rng() % 200)));
+      }
+      break;
   }
   return deletes;
 }
@@ -90,35 +100,42 @@ void check_file(const std::string& file, const std::vector<std::string>& project
   };
   for (Case c : {Case{Pattern::kRandom, 0.0}, Case{Pattern::kRandom, 0.01}, Case{Pattern::kRandom, 0.1},
                  Case{Pattern::kRandom, 0.5}, Case{Pattern::kRandom, 1.0}, Case{Pattern::kClustered, 0.5},
-                 Case{Pattern::kClustered, 0.9}, Case{Pattern::kEverySecondRowGroup, 0}}) {
-    PositionDeleteIndex deletes = make_deletes(c.pattern, c.fraction, rows, starts, rng);
-    // Positions past the end of the file delete nothing.
-    deletes.add(rows + 5);
-    const std::vector<std::string> expected = naive_filter(file, options, deletes);
-    auto reader = FileReader::open(file, options);
-    iceberg::MergeOnReadOptions mor;
-    mor.batch_size = 1000;
-    MergeOnReadReader scan(*reader, deletes, mor);
-    EXPECT_EQ(*scan.schema(), *reader->batch_schema());
-    const std::vector<std::string> got = rows_of(scan);
-    ASSERT_EQ(got.size(), expected.size()) << name << " pattern " << int(c.pattern) << " " << c.fraction;
-    for (size_t i = 0; i < got.size(); ++i) {
-      ASSERT_EQ(got[i], expected[i]) << name << " row " << i << " pattern " << int(c.pattern) << " "
-                                     << c.fraction;
-    }
-    EXPECT_EQ(scan.stats().rows_returned, int64_t(expected.size()));
-    EXPECT_EQ(scan.stats().rows_deleted, rows - int64_t(expected.size()));
-    if (c.pattern == Pattern::kEverySecondRowGroup && starts.size() > 2) {
-      EXPECT_EQ(scan.stats().row_groups_skipped, int64_t(starts.size() - 1 + 1) / 2) << name;
-    }
-    if (c.fraction == 1.0) {
-      EXPECT_EQ(scan.stats().row_groups_read, 0);
-      EXPECT_EQ(reader->stats().pages_read, 0);
-    }
-    const bool has_offset_index = probe->metadata().row_groups[0].columns[0].offset_index_offset.has_value();
-    if (c.pattern == Pattern::kClustered && c.fraction == 0.9 && has_offset_index) {
-      // Pages whose rows are all deleted were not decoded.
-      EXPECT_GT(reader->stats().pages_skipped, 0) << name;
+                 Case{Pattern::kClustered, 0.9}, Case{Pattern::kEverySecondRowGroup, 0},
+                 Case{Pattern::kLongRunsAndScattered, 0.05}, Case{Pattern::kLongRunsAndScattered, 0.0}}) {
+    // Batches of 1000 rows (compaction chunks that start off 64-row words) and
+    // the default (chunks of kFilterChunkRows).
+    for (int64_t batch_size : {int64_t(1000), iceberg::MergeOnReadOptions{}.batch_size}) {
+      PositionDeleteIndex deletes = make_deletes(c.pattern, c.fraction, rows, starts, rng);
+      // Positions past the end of the file delete nothing.
+      deletes.add(rows + 5);
+      const std::vector<std::string> expected = naive_filter(file, options, deletes);
+      auto reader = FileReader::open(file, options);
+      iceberg::MergeOnReadOptions mor;
+      mor.batch_size = batch_size;
+      MergeOnReadReader scan(*reader, deletes, mor);
+      EXPECT_EQ(*scan.schema(), *reader->batch_schema());
+      const std::vector<std::string> got = rows_of(scan);
+      ASSERT_EQ(got.size(), expected.size())
+          << name << " pattern " << int(c.pattern) << " " << c.fraction << " batch " << batch_size;
+      for (size_t i = 0; i < got.size(); ++i) {
+        ASSERT_EQ(got[i], expected[i])
+            << name << " row " << i << " pattern " << int(c.pattern) << " " << c.fraction;
+      }
+      EXPECT_EQ(scan.stats().rows_returned, int64_t(expected.size()));
+      EXPECT_EQ(scan.stats().rows_deleted, rows - int64_t(expected.size()));
+      if (c.pattern == Pattern::kEverySecondRowGroup && starts.size() > 2) {
+        EXPECT_EQ(scan.stats().row_groups_skipped, int64_t(starts.size() - 1 + 1) / 2) << name;
+      }
+      if (c.fraction == 1.0) {
+        EXPECT_EQ(scan.stats().row_groups_read, 0);
+        EXPECT_EQ(reader->stats().pages_read, 0);
+      }
+      const bool has_offset_index =
+          probe->metadata().row_groups[0].columns[0].offset_index_offset.has_value();
+      if (c.pattern == Pattern::kClustered && c.fraction == 0.9 && has_offset_index) {
+        // Pages whose rows are all deleted were not decoded.
+        EXPECT_GT(reader->stats().pages_skipped, 0) << name;
+      }
     }
   }
 }

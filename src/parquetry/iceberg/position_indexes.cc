@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <new>
 #include <string>
 #include <utility>
 
@@ -16,7 +17,8 @@
 namespace parquetry::iceberg {
 namespace {
 
-constexpr size_t kArenaBlock = 1 << 20;
+constexpr size_t kFirstArenaBlock = size_t(64) << 10;
+constexpr size_t kLargestArenaBlock = size_t(32) << 20;
 constexpr uint32_t kSkipSlot = 0xFFFFFFFFu;
 
 // A fast 64-bit string hash: two independent multiply-mix lanes over 16-byte
@@ -102,16 +104,28 @@ std::string_view string_at(const StringColumn& column, int64_t i) {
 // PositionIndexMap
 
 PositionIndexMap::PositionIndexMap() = default;
-PositionIndexMap::~PositionIndexMap() = default;
+PositionIndexMap::~PositionIndexMap() { destroy(); }
 PositionIndexMap::PositionIndexMap(PositionIndexMap&& other) noexcept { *this = std::move(other); }
+
+void PositionIndexMap::destroy() {
+  for (size_t i = 0; i < size_; ++i) entry(i).~Entry();
+  size_ = 0;
+  segments_.clear();
+  arena_blocks_.clear();
+  arena_next_ = nullptr;
+  arena_left_ = 0;
+  table_.clear();
+  sorted_ = true;
+}
 
 PositionIndexMap& PositionIndexMap::operator=(PositionIndexMap&& other) noexcept {
   if (this != &other) {
+    destroy();
     sorted_ = std::exchange(other.sorted_, true);
     table_ = std::move(other.table_);
     other.table_.clear();
-    chunks_ = std::move(other.chunks_);
-    other.chunks_.clear();
+    segments_ = std::move(other.segments_);
+    other.segments_.clear();
     size_ = std::exchange(other.size_, 0);
     arena_blocks_ = std::move(other.arena_blocks_);
     other.arena_blocks_.clear();
@@ -123,8 +137,13 @@ PositionIndexMap& PositionIndexMap::operator=(PositionIndexMap&& other) noexcept
 
 std::string_view PositionIndexMap::store(std::string_view path) {
   if (path.size() > arena_left_) {
-    size_t block = std::max(kArenaBlock, path.size());
-    arena_blocks_.push_back(std::unique_ptr<char[]>(new char[block]));  // not zero-filled
+    // Blocks double, so a big map needs few of them and a small one stays small.
+    size_t block = arena_blocks_.empty() ? kFirstArenaBlock : kLargestArenaBlock;
+    if (!arena_blocks_.empty() && arena_blocks_.size() < 10) {
+      block = std::min(kLargestArenaBlock, kFirstArenaBlock << arena_blocks_.size());
+    }
+    block = std::max(block, path.size());
+    arena_blocks_.push_back(allocate_block(block));
     arena_next_ = arena_blocks_.back().get();
     arena_left_ = block;
   }
@@ -170,15 +189,17 @@ void PositionIndexMap::start_hashing() {
   rehash(capacity);
 }
 
-void PositionIndexMap::reserve(size_t files) { chunks_.reserve((files + kChunkSize - 1) / kChunkSize); }
+void PositionIndexMap::reserve(size_t files) {
+  if (files > 0) segments_.reserve(segment_of(files - 1) + 1);
+}
 
 PositionIndexMap::Entry& PositionIndexMap::append(std::string_view path, uint64_t hash) {
-  if ((size_ & (kChunkSize - 1)) == 0) chunks_.push_back(std::make_unique<Entry[]>(kChunkSize));
-  Entry& e = entry(size_);
-  e.path = store(path);
-  e.hash = hash;
+  const size_t s = segment_of(size_);
+  if (s == segments_.size()) segments_.push_back(allocate_block((kFirstSegment << s) * sizeof(Entry)));
+  const std::string_view stored = store(path);
+  Entry* e = new (&entry(size_)) Entry{stored, hash, PositionDeleteIndex()};
   ++size_;
-  return e;
+  return *e;
 }
 
 uint32_t PositionIndexMap::slot(std::string_view path) {
@@ -299,12 +320,17 @@ void PositionIndexBuilder::add_plain(const StringColumn& paths, const int64_t* p
   const int32_t* off = paths.offsets;
   const uint8_t* data = data_of(paths);
   // Paths of one table share long prefixes and differ near the end (file
-  // numbers, UUIDs), so the last 8 bytes reject most mismatches cheaply.
+  // numbers, UUIDs) just before a common suffix (".parquet"), so the last 16
+  // bytes reject most mismatches cheaply.
   auto row_equals = [&](int64_t row, const uint8_t* bytes, int32_t len) {
     if (off[row + 1] - off[row] != len) return false;
     const uint8_t* candidate = data + off[row];
-    if (len >= 8 && bits::load<uint64_t>(candidate + len - 8) != bits::load<uint64_t>(bytes + len - 8))
-      return false;
+    if (len >= 16) {
+      const uint64_t differ =
+          (bits::load<uint64_t>(candidate + len - 8) ^ bits::load<uint64_t>(bytes + len - 8)) |
+          (bits::load<uint64_t>(candidate + len - 16) ^ bits::load<uint64_t>(bytes + len - 16));
+      if (differ != 0) return false;
+    }
     return std::memcmp(candidate, bytes, size_t(len)) == 0;
   };
   int64_t i = 0;

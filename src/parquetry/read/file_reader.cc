@@ -380,8 +380,13 @@ class RowGroupBatches final : public BatchReader {
   std::shared_ptr<const BatchSchema> schema() const override { return impl_->batch_schema; }
   bool next(RecordBatch& out) override {
     while (position_ >= current_.num_rows) {
-      current_ = RecordBatch{};  // release the previous row group so its buffers can be reused
+      current_ = RecordBatch{};
       if (next_group_ >= order_.size()) return false;
+      // Release the caller's last slice of the previous row group too (it is
+      // about to be overwritten), so the row group's buffers are unshared and
+      // the decoders refill them instead of faulting in fresh memory. At the
+      // end of the stream `out` keeps the last batch, as before.
+      out.columns.clear();
       current_ = impl_->read_row_group(order_[next_group_++], nullptr);
       position_ = 0;
     }

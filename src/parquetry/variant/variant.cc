@@ -507,6 +507,84 @@ std::optional<Variant> VariantObject::find(std::string_view wanted) const {
   return std::nullopt;
 }
 
+std::optional<Variant> VariantObject::find_id(uint32_t id) const {
+  const std::span<const uint8_t> child =
+      variant_field_bytes_by_id({start_, encoded_size()}, id, metadata_.sorted_strings());
+  if (child.empty()) return std::nullopt;
+  return Variant(metadata_, child);
+}
+
+std::span<const uint8_t> variant_field_bytes_by_id(std::span<const uint8_t> object, uint32_t id,
+                                                   bool ids_ascend) {
+  if (object.empty() || (object[0] & 3) != uint8_t(VariantBasicType::kObject)) return {};
+  // The header checks of VariantObject's constructor, on bytes: a scan
+  // calling this per row copies no view objects around.
+  const uint8_t header = object[0];
+  const int offset_size = ((header >> 2) & 3) + 1;
+  const int width = ((header >> 4) & 3) + 1;
+  const int count_size = (header >> 6) & 1 ? 4 : 1;
+  const uint64_t size = object.size();
+  if (size < 1 + uint64_t(count_size)) throw_corrupt("variant object truncated in element count");
+  const uint8_t* start = object.data();
+  const uint32_t n = read_le(start + 1, count_size);
+  const uint8_t* ids = start + 1 + count_size;
+  const uint64_t data_start =
+      1 + uint64_t(count_size) + uint64_t(n) * width + (uint64_t(n) + 1) * offset_size;
+  if (data_start > size) {
+    throw_corrupt("variant object of " + std::to_string(n) + " fields exceeds its " + std::to_string(size) +
+                  " bytes");
+  }
+  const uint8_t* offsets = ids + uint64_t(n) * width;
+  const uint32_t data_size = read_le(offsets + uint64_t(n) * offset_size, offset_size);
+  if (data_size > size - data_start) {
+    throw_corrupt("variant object data (" + std::to_string(data_size) + " bytes) exceeds the buffer");
+  }
+  uint32_t i = n;
+  if (ids_ascend) {
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+      const uint32_t mid = lo + (hi - lo) / 2;
+      const uint32_t at = read_le(ids + uint64_t(mid) * width, width);
+      if (at == id) {
+        i = mid;
+        break;
+      }
+      if (at < id) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+  } else if (width == 1) {
+    // The common case (dictionaries under 256 keys): a byte scan.
+    if (id > 0xFF) return {};
+    if (n <= 16) {
+      for (uint32_t k = 0; k < n; ++k) {
+        if (ids[k] == id) {
+          i = k;
+          break;
+        }
+      }
+    } else if (const void* hit = std::memchr(ids, int(id), n)) {
+      i = uint32_t(static_cast<const uint8_t*>(hit) - ids);
+    }
+  } else {
+    for (uint32_t k = 0; k < n; ++k) {
+      if (read_le(ids + uint64_t(k) * width, width) == id) {
+        i = k;
+        break;
+      }
+    }
+  }
+  if (i == n) return {};
+  const uint32_t offset = read_le(offsets + uint64_t(i) * offset_size, offset_size);
+  if (offset >= data_size) {
+    throw_corrupt("variant object field offset " + std::to_string(offset) + " is outside its " +
+                  std::to_string(data_size) + " data bytes");
+  }
+  return {start + data_start + offset, data_size - offset};
+}
+
 // ---------------------------------------------------------------- array
 
 VariantArray::VariantArray(const Variant& value) : metadata_(value.metadata_), start_(value.data_) {

@@ -1,12 +1,14 @@
 // variant_get: reading one path of a VARIANT column with the cheapest column
 // projection the file's shredding allows (docs/variant.md, "Parquet").
 #include "parquetry/error.h"
+#include "parquetry/io.h"
 #include "parquetry/reader.h"
 #include "parquetry/schema.h"
 #include "parquetry/table/json_values.h"
 #include "parquetry/variant.h"
 #include "parquetry/variant_parquet.h"
 #include "parquetry/variant_parquet/arrow_access.h"
+#include "parquetry/variant_parquet/streamed_get.h"
 
 namespace parquetry {
 
@@ -207,13 +209,25 @@ struct PathArrays {
 VariantGetPlanInfo variant_get_each(const std::string& file, const std::string& column, std::string_view path,
                                     std::string_view type, const VariantGetVisitor& visit) {
   const std::vector<std::string> keys = split_variant_path(path);
-  auto probe = FileReader::open(file);
+  ReaderOptions options;
+  std::shared_ptr<RandomAccessSource> source;
+  if (options.use_mmap) {
+    source = std::make_shared<MmapSource>(file);
+  } else {
+    source = std::make_shared<FileSource>(file);
+  }
+  auto probe = FileReader::open(source);
   const std::vector<VariantColumn> columns = find_variant_columns(probe->schema());
   const VariantColumn& variant = find_column(columns, column);
   const VariantGetPlanInfo plan = plan_variant_get(variant, probe->metadata(), keys);
-  ReaderOptions options;
+  // Plans that extract from `value` bytes stream the two leaves and look
+  // into the pages directly (no blob copied into batches).
+  if (variant_parquet::stream_variant_get(*source, probe->metadata(), probe->schema(), variant, plan, keys,
+                                          type, visit)) {
+    return plan;
+  }
   options.columns = plan.columns;
-  auto reader = FileReader::open(file, options);
+  auto reader = FileReader::open(source, options);
   const std::vector<std::string> parts = split_variant_path(column);
   // The shredding node the lean plan lands on.
   const VariantShredNode* level = &variant.root;
