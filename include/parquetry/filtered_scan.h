@@ -23,6 +23,7 @@
 
 #include "parquetry/predicate.h"
 #include "parquetry/reader.h"
+#include "parquetry/scan.h"
 
 namespace parquetry {
 
@@ -85,6 +86,22 @@ class FilteredScan {
   std::shared_ptr<const BatchSchema> schema() const;
   /// The next non-empty batch (the surviving rows of one row group); false at the end.
   bool next(RecordBatch& out);
+  /// The next row group with surviving rows, left in place instead of copied
+  /// out: `out` holds every row the scan decoded for it (the whole row group,
+  /// or the rows of the pages the page index kept for the predicate) and
+  /// `selection` a bitmap over out.num_rows rows, bit set for each surviving
+  /// row. Returns the number of surviving rows; 0 at the end. Predicate
+  /// columns in the projection are not decoded a second time. For consumers
+  /// that visit only the selected rows anyway (ScanAccumulator::add with a
+  /// selection): the other columns are decoded for all of `out`'s rows, never
+  /// gathered into a compact copy. Do not mix with next() on one scan.
+  int64_t next_selection(RecordBatch& out, std::vector<uint8_t>& selection);
+  /// The full-scan fold (scan.h) of the rows `options.filter` keeps: equal
+  /// to folding the batches of next(), but folded through next_selection's
+  /// bitmaps. With threads > 1 and several row groups, that many scans split
+  /// the row groups (each row group decoded and folded on one thread) and
+  /// their folds are merged.
+  static ScanSummary fold(const std::string& path, const FilteredScanOptions& options);
   const FilterStats& stats() const;
   /// Multi-line description of what was pruned so far (for --explain).
   std::string explain() const;

@@ -82,6 +82,12 @@ class FileReader {
   /// leaf; wider nested fields are decoded whole); the batch holds exactly the
   /// requested rows.
   RecordBatch read_row_group(int index, std::span<const RowRange> ranges);
+  /// Decodes one projected top-level field (an index into batch_schema()
+  /// fields) of a row group, whole or only rows `ranges` as above: for
+  /// consumers that finish with a column while its values are still in
+  /// cache before decoding the next.
+  std::shared_ptr<ArrayData> read_field(int row_group, int field);
+  std::shared_ptr<ArrayData> read_field(int row_group, int field, std::span<const RowRange> ranges);
 
   /// What the reader has touched so far.
   struct Stats {

@@ -41,6 +41,14 @@ class ScanAccumulator {
   explicit ScanAccumulator(const BatchSchema& schema);
   /// Folds every column of `batch`, columns spread over `threads` threads.
   void add(const RecordBatch& batch, int threads = 1);
+  /// Folds only the rows of `batch` whose bit is set in `selection` (bit i =
+  /// row i; (num_rows + 7) / 8 bytes; null = every row), visiting just those
+  /// rows in place: the way to fold a filtered scan's survivors without
+  /// copying them out (FilteredScan::next_selection).
+  void add(const RecordBatch& batch, const uint8_t* selection, int threads = 1);
+  /// Adds the fold of another accumulator of the same schema (row groups
+  /// folded on several threads, then combined).
+  void merge(const ScanSummary& other);
   const ScanSummary& summary() const { return summary_; }
 
  private:

@@ -75,12 +75,17 @@ void run_scan(const ScanOptions& options) {
     scan_options.dictionary_arrays = options.dictionary;
     scan_options.use_mmap = !options.pread;
     if (!options.where.empty()) scan_options.filter = parse_predicate(options.where);
-    auto scan = FilteredScan::open(options.path, scan_options);
-    ScanAccumulator accumulator(*scan->schema());
-    RecordBatch batch;
-    while (scan->next(batch)) accumulator.add(batch, options.threads);
-    summary = accumulator.summary();
-    if (options.explain) explanation = scan->explain();
+    if (options.explain) {
+      // The batch path keeps the pruning statistics to explain.
+      auto scan = FilteredScan::open(options.path, scan_options);
+      ScanAccumulator accumulator(*scan->schema());
+      RecordBatch batch;
+      while (scan->next(batch)) accumulator.add(batch, options.threads);
+      summary = accumulator.summary();
+      explanation = scan->explain();
+    } else {
+      summary = FilteredScan::fold(options.path, scan_options);  // survivors folded in place
+    }
   } else {
     summary = scan_file(options.path, reader_options);
   }

@@ -1,5 +1,6 @@
 #include "parquetry/nested/assemble.h"
 
+#include <bit>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -80,6 +81,41 @@ int64_t count_slots(const Levels& levels, int16_t floor_rep, int16_t floor_def) 
 
 // Spreads dense values over slots: slot k takes the next dense value when
 // valid. `validity` null means all slots valid.
+// Moves `dense` values (at the front of `d`) to their slots (bits of
+// `valid`), from the back, 64 slots per validity word; null slots become 0.
+// Between two nulls every value moves by the same distance, so each run of
+// valid slots is one memmove (nulls are usually rare: a word is a few runs,
+// not 64 dependent steps). Once every slot left is valid the values are
+// already in place.
+template <typename T>
+void spread_backwards(T* d, const uint8_t* valid, int64_t slots, int64_t dense) {
+  int64_t j = dense;  // values not yet placed: d[0, j)
+  int64_t end = slots;
+  while (end > 0 && j < end) {
+    const int64_t begin = (end - 1) & ~int64_t(63);
+    const int64_t n = end - begin;
+    const uint64_t full = n == 64 ? ~uint64_t(0) : ((uint64_t(1) << n) - 1);
+    uint64_t nulls = ~bits::word_at(valid, begin, n) & full;
+    int64_t high = end;  // the run of valid slots ends here (exclusive)
+    while (true) {
+      // The run starts just above the highest null left, or at the word's start.
+      const int64_t low = nulls == 0 ? begin : begin + (63 - std::countl_zero(nulls)) + 1;
+      const int64_t run = high - low;
+      if (run > 0) {
+        // j <= low always: a slot's value never comes from above it, and the
+        // values still to place (d[0, j)) sit below every slot done so far.
+        j -= run;
+        if (j != low) std::memmove(d + low, d + j, size_t(run) * sizeof(T));
+      }
+      if (nulls == 0) break;
+      d[low - 1] = T(0);
+      nulls &= ~(uint64_t(1) << (low - 1 - begin));
+      high = low - 1;
+    }
+    end = begin;
+  }
+}
+
 std::shared_ptr<ArrayData> spread_leaf(std::shared_ptr<const DataType> type, ChunkValues& values,
                                        int64_t slots, BufferRef validity, int64_t null_count) {
   auto array = std::make_shared<ArrayData>();
@@ -146,26 +182,12 @@ std::shared_ptr<ArrayData> spread_leaf(std::shared_ptr<const DataType> type, Chu
   Buffer& buffer = *values.values;
   buffer.resize(size_t(slots) * width);
   uint8_t* data = buffer.data();
-  int64_t j = values.num_values - 1;
   if (width == 8) {
-    auto* d = reinterpret_cast<uint64_t*>(data);
-    for (int64_t k = slots - 1; k >= 0 && j >= 0; --k) {
-      if (bits::get_bit(valid, k)) {
-        d[k] = d[j--];
-      } else {
-        d[k] = 0;
-      }
-    }
+    spread_backwards(reinterpret_cast<uint64_t*>(data), valid, slots, values.num_values);
   } else if (width == 4) {
-    auto* d = reinterpret_cast<uint32_t*>(data);
-    for (int64_t k = slots - 1; k >= 0 && j >= 0; --k) {
-      if (bits::get_bit(valid, k)) {
-        d[k] = d[j--];
-      } else {
-        d[k] = 0;
-      }
-    }
+    spread_backwards(reinterpret_cast<uint32_t*>(data), valid, slots, values.num_values);
   } else {
+    int64_t j = values.num_values - 1;
     for (int64_t k = slots - 1; k >= 0 && j >= 0; --k) {
       if (bits::get_bit(valid, k)) {
         std::memmove(data + size_t(k) * width, data + size_t(j) * width, width);

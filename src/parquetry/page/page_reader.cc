@@ -69,6 +69,10 @@ void PageReader::restrict_to_pages(std::vector<int64_t> file_offsets) {
 }
 
 bool PageReader::next(Page& page) {
+  // The caller is done with the previous page: drop its hold on the
+  // decompression buffer so this page can reuse it (a decoder that keeps
+  // values in it holds its own reference, and then a fresh buffer is taken).
+  page.body_owner.reset();
   while (position_ < nominal_length_) {
     if (restricted_ && position_ > 0) {
       // Jump over pages the selection does not need.

@@ -58,7 +58,9 @@ class PageReader {
   ~PageReader();
 
   /// Moves to the next dictionary or data page (index pages are skipped).
-  /// Returns false after the last page.
+  /// Returns false after the last page. The previous page's body may be
+  /// overwritten (its decompression buffer is reused unless something else
+  /// holds body_owner).
   bool next(Page& page);
   /// Visits only the data pages starting at these file offsets (sorted, from
   /// the OffsetIndex); a dictionary page at the start of the chunk is still

@@ -81,8 +81,13 @@ struct FileReader::Impl {
   std::vector<int32_t> selected_columns;
   std::vector<const SchemaNode*> top_nodes;  // projected top-level fields
   std::shared_ptr<const BatchSchema> batch_schema;
-  std::vector<std::unique_ptr<ChunkDecoder>> decoders;    // per leaf column
-  std::vector<ChunkValues> chunk_values;                  // per leaf column, reused
+  std::vector<std::unique_ptr<ChunkDecoder>> decoders;  // per leaf column
+  std::vector<ChunkValues> chunk_values;                // per leaf column, reused
+  // Reading one single-leaf field at a time (read_field), every column
+  // decodes into these instead: one column's worth of memory stays warm in
+  // cache and is touched once, not once per column.
+  ChunkValues field_values;
+  std::shared_ptr<Buffer> field_decompress_slot;
   std::vector<DataType> leaf_types;                       // Arrow type of each leaf's values
   std::vector<std::shared_ptr<Buffer>> decompress_slots;  // per leaf column, reused
   std::vector<bool> single_leaf_top;                      // per leaf: its top-level field has only this leaf
@@ -174,8 +179,8 @@ struct FileReader::Impl {
   }
 
   // The dictionary a dictionary-output leaf decoded, converted to its Arrow value type.
-  std::shared_ptr<ArrayData> dictionary_array(const ColumnDescriptor& descriptor, int32_t c) {
-    ChunkValues& values = chunk_values[size_t(c)];
+  std::shared_ptr<ArrayData> dictionary_array(const ColumnDescriptor& descriptor, int32_t c,
+                                              ChunkValues& values) {
     ChunkValues entries;
     entries.values = values.dictionary_values;
     entries.offsets = values.dictionary_offsets;
@@ -229,7 +234,11 @@ struct FileReader::Impl {
     return true;
   }
 
-  RecordBatch read_row_group(int index, const std::vector<RowRange>* ranges) {
+  // Decodes a row group's projected fields, or only field `only_field` (>= 0).
+  RecordBatch read_row_group(int index, const std::vector<RowRange>* ranges, int only_field = -1) {
+    if (only_field >= int(top_nodes.size())) {
+      throw_invalid("field " + std::to_string(only_field) + " is not in the projection");
+    }
     if (index < 0 || index >= int(metadata.row_groups.size())) {
       throw_invalid("row group " + std::to_string(index) + " does not exist");
     }
@@ -256,8 +265,20 @@ struct FileReader::Impl {
     const std::vector<RowRange> all_rows = {{0, row_group.num_rows}};
     std::vector<std::vector<RowRange>> covered(schema->num_columns());
     std::vector<int64_t> skipped_pages(schema->num_columns(), 0), skipped_bytes(schema->num_columns(), 0);
-    parallel_for(int64_t(selected_columns.size()), options.threads, [&](int64_t task) {
-      const int32_t c = selected_columns[size_t(task)];
+    std::vector<int32_t> field_columns;
+    if (only_field >= 0) {
+      const SchemaNode& top = *top_nodes[size_t(only_field)];
+      for (int32_t c : selected_columns) {
+        if (c >= top.first_column() && c < top.first_column() + top.num_columns()) field_columns.push_back(c);
+      }
+    }
+    const std::vector<int32_t>& columns = only_field >= 0 ? field_columns : selected_columns;
+    const bool shared_buffers = only_field >= 0 && columns.size() == 1;
+    auto values_of = [&](int32_t c) -> ChunkValues& {
+      return shared_buffers ? field_values : chunk_values[size_t(c)];
+    };
+    parallel_for(int64_t(columns.size()), options.threads, [&](int64_t task) {
+      const int32_t c = columns[size_t(task)];
       const ColumnDescriptor& descriptor = schema->column(size_t(c));
       ErrorLocation where{source->name(), descriptor.path, index, -1, -1};
       const ColumnChunk& chunk = row_group.columns[size_t(c)];
@@ -269,7 +290,7 @@ struct FileReader::Impl {
         throw Error(ErrorCode::kCorrupt, "column chunk type differs from the schema", where);
       }
       PageReaderOptions page_options{options.limits, options.verify_crc};
-      ChunkValues& values = chunk_values[size_t(c)];
+      ChunkValues& values = values_of(c);
       try {
         std::vector<int64_t> page_offsets;
         bool restricted = ranges != nullptr && single_leaf_top[size_t(c)] &&
@@ -279,7 +300,8 @@ struct FileReader::Impl {
         if (meta.num_values == 0 || (restricted && page_offsets.empty())) {
           decoders[size_t(c)]->decode(nullptr, 0, values);
         } else {
-          PageReader pages(*source, meta, page_options, where, &decompress_slots[size_t(c)]);
+          PageReader pages(*source, meta, page_options, where,
+                           shared_buffers ? &field_decompress_slot : &decompress_slots[size_t(c)]);
           if (restricted) pages.restrict_to_pages(std::move(page_offsets));
           decoders[size_t(c)]->decode(&pages, restricted ? -1 : meta.num_values, values);
         }
@@ -288,13 +310,13 @@ struct FileReader::Impl {
         throw e.with_location(where);
       }
     });
-    for (int32_t c : selected_columns) {
-      stats.pages_read += chunk_values[size_t(c)].data_pages;
+    for (int32_t c : columns) {
+      stats.pages_read += values_of(c).data_pages;
       stats.pages_skipped += skipped_pages[size_t(c)];
       stats.bytes_skipped += skipped_bytes[size_t(c)];
     }
     std::vector<ChunkValues*> leaves(schema->num_columns(), nullptr);
-    for (int32_t c : selected_columns) leaves[size_t(c)] = &chunk_values[size_t(c)];
+    for (int32_t c : columns) leaves[size_t(c)] = &values_of(c);
     RecordBatch batch;
     batch.schema = batch_schema;
     batch.num_rows = row_group.num_rows;
@@ -303,13 +325,14 @@ struct FileReader::Impl {
       for (const RowRange& range : *ranges) batch.num_rows += range.length();
     }
     for (size_t f = 0; f < top_nodes.size(); ++f) {
+      if (only_field >= 0 && f != size_t(only_field)) continue;
       auto type = std::make_shared<const DataType>(batch_schema->fields[f].type);
       ErrorLocation where{source->name(), top_nodes[f]->dotted_path(), index, -1, -1};
       try {
         auto array = assemble_field(*top_nodes[f], type, *schema, leaves);
         const int32_t first = top_nodes[f]->first_column();
         if (dictionary_output[size_t(first)])
-          array->dictionary = dictionary_array(schema->column(size_t(first)), first);
+          array->dictionary = dictionary_array(schema->column(size_t(first)), first, values_of(first));
         // The rows this field's decoded pages cover (every leaf of a wide field covers all rows).
         const std::vector<RowRange>& have = covered[size_t(first_selected_leaf(*top_nodes[f]))];
         int64_t have_rows = 0;
@@ -318,7 +341,12 @@ struct FileReader::Impl {
           throw_corrupt("column holds " + std::to_string(array->length) + " rows, its pages declare " +
                         std::to_string(have_rows));
         }
-        if (ranges != nullptr) array = select_ranges(*array, to_local(*ranges, have));
+        if (ranges != nullptr) {
+          const std::vector<RowRange> local = to_local_ranges(*ranges, have);
+          // Pages that hold exactly the wanted rows need no copy.
+          if (!(local.size() == 1 && local[0].begin == 0 && local[0].end == array->length))
+            array = select_ranges(*array, local);
+        }
         batch.columns.push_back(std::move(array));
       } catch (const Error& e) {
         throw e.with_location(where);
@@ -332,25 +360,6 @@ struct FileReader::Impl {
       if (decoders[size_t(c)]) return c;
     }
     return node.first_column();
-  }
-
-  // `wanted` (row-group rows) in the coordinates of an array holding the rows of `have`.
-  static std::vector<RowRange> to_local(const std::vector<RowRange>& wanted,
-                                        const std::vector<RowRange>& have) {
-    std::vector<RowRange> out;
-    int64_t local_start = 0;
-    size_t w = 0;
-    for (const RowRange& segment : have) {
-      while (w < wanted.size() && wanted[w].end <= segment.begin) ++w;
-      for (size_t k = w; k < wanted.size() && wanted[k].begin < segment.end; ++k) {
-        const int64_t begin = std::max(wanted[k].begin, segment.begin);
-        const int64_t end = std::min(wanted[k].end, segment.end);
-        if (end > begin)
-          out.push_back({local_start + begin - segment.begin, local_start + end - segment.begin});
-      }
-      local_start += segment.length();
-    }
-    return out;
   }
 
   std::vector<int32_t> row_group_order() const {
@@ -443,6 +452,16 @@ RecordBatch FileReader::read_row_group(int index) { return impl_->read_row_group
 RecordBatch FileReader::read_row_group(int index, std::span<const RowRange> ranges) {
   std::vector<RowRange> copy(ranges.begin(), ranges.end());
   return impl_->read_row_group(index, &copy);
+}
+
+std::shared_ptr<ArrayData> FileReader::read_field(int row_group, int field) {
+  return impl_->read_row_group(row_group, nullptr, field).columns.at(0);
+}
+
+std::shared_ptr<ArrayData> FileReader::read_field(int row_group, int field,
+                                                  std::span<const RowRange> ranges) {
+  std::vector<RowRange> copy(ranges.begin(), ranges.end());
+  return impl_->read_row_group(row_group, &copy, field).columns.at(0);
 }
 
 FileReader::Stats FileReader::stats() const { return impl_->stats; }

@@ -4,16 +4,21 @@
 #include "parquetry/read/dictionary_pages.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <functional>
 #include <map>
+#include <optional>
 
 #include "parquetry/error.h"
 #include "parquetry/io.h"
 #include "parquetry/page/page_reader.h"
 #include "parquetry/read/bloom.h"
 #include "parquetry/read/predicate_bind.h"
+#include "parquetry/scan.h"
 #include "parquetry/table/select.h"
+#include "parquetry/util/bit_util.h"
+#include "parquetry/util/parallel.h"
 
 namespace parquetry {
 
@@ -110,6 +115,7 @@ struct FilteredScan::Impl {
   std::shared_ptr<const BatchSchema> schema;
   std::vector<int64_t> first_row;  // file row number of each row group's first row
   int next_row_group = 0;
+  std::atomic<int>* shared_next = nullptr;  // set when several scans split the row groups
   FilterStats stats;
 
   const Schema& file_schema() const { return meta_reader->schema(); }
@@ -335,65 +341,111 @@ struct FilteredScan::Impl {
     }
   }
 
+  // What the filter keeps of one row group.
+  struct Evaluation {
+    int rg = -1;
+    int64_t rows = 0;                  // rows of the row group
+    std::vector<RowRange> candidates;  // rows read for the predicate (pages the page index kept)
+    int64_t kept = 0;                  // surviving rows
+    // Either the surviving rows as row-group ranges, or (filter evaluated
+    // on one batch) a bitmap over the candidate rows with that batch.
+    std::vector<RowRange> selected;
+    bool has_bitmap = false;
+    std::vector<uint8_t> bitmap;
+    RecordBatch predicate_batch;
+
+    bool all_candidates() const {
+      return candidates.size() == 1 && candidates[0].begin == 0 && candidates[0].end == rows;
+    }
+  };
+
+  // The next row group a scan works on: the shared counter when several
+  // scans split the file, else this scan's own.
+  int claim_row_group() {
+    if (shared_next != nullptr) return shared_next->fetch_add(1);
+    return next_row_group++;
+  }
+
+  // Reads rows `ranges` of a row group (no ranges when they cover it whole, so nothing is copied).
+  static RecordBatch read_rows(FileReader& reader, int rg, const std::vector<RowRange>& ranges, bool whole) {
+    return whole ? reader.read_row_group(rg) : reader.read_row_group(rg, ranges);
+  }
+
+  // Prunes row group `rg` and evaluates the filter on what is left; false
+  // when no row survives.
+  bool evaluate(int rg, Evaluation& e) {
+    e = Evaluation{};
+    e.rg = rg;
+    const int64_t rows = metadata().row_groups[size_t(rg)].num_rows;
+    e.rows = rows;
+    ++stats.row_groups;
+    stats.rows_total += rows;
+    if (options.use_statistics && excluded_by_statistics(rg)) {
+      ++stats.row_groups_pruned_statistics;
+      stats.bytes_pruned_row_groups += projected_bytes(rg);
+      return false;
+    }
+    if (options.use_dictionary && excluded_by_dictionary(rg)) {
+      ++stats.row_groups_pruned_dictionary;
+      stats.bytes_pruned_row_groups += projected_bytes(rg);
+      return false;
+    }
+    if (options.use_bloom_filter && excluded_by_bloom(rg)) {
+      ++stats.row_groups_pruned_bloom;
+      stats.bytes_pruned_row_groups += projected_bytes(rg);
+      return false;
+    }
+    e.candidates = {{0, rows}};
+    if (options.use_page_index && predicate_reader) {
+      std::map<int32_t, std::pair<ColumnIndex, OffsetIndex>> cache;
+      e.candidates = page_candidates(filter, rg, cache);
+      if (e.candidates.empty()) {
+        ++stats.row_groups_pruned_page_index;
+        stats.bytes_pruned_row_groups += projected_bytes(rg);
+        return false;
+      }
+    }
+    if (rows == 0) return false;
+    stats.rows_after_page_index += total_rows(e.candidates);
+    if (!conjuncts.empty()) {
+      e.selected = evaluate_conjuncts(rg, e.candidates);
+      e.kept = total_rows(e.selected);
+    } else if (predicate_reader) {
+      e.predicate_batch = read_rows(*predicate_reader, rg, e.candidates, e.all_candidates());
+      e.kept = evaluate_predicate(filter, e.predicate_batch, e.bitmap);
+      e.has_bitmap = true;
+    } else if (filter.kind != Predicate::Kind::kFalse) {
+      e.selected = e.candidates;
+      e.kept = total_rows(e.selected);
+    }
+    if (e.kept == 0) return false;
+    stats.rows_selected += e.kept;
+    return true;
+  }
+
+  // The surviving rows of an evaluation as row-group ranges.
+  static std::vector<RowRange> selected_ranges(const Evaluation& e) {
+    if (!e.has_bitmap) return e.selected;
+    return to_row_group(ranges_from_bitmap(e.bitmap.data(), total_rows(e.candidates)), e.candidates);
+  }
+
   bool next(RecordBatch& out) {
-    while (next_row_group < meta_reader->num_row_groups()) {
-      const int rg = next_row_group++;
-      const int64_t rows = metadata().row_groups[size_t(rg)].num_rows;
-      ++stats.row_groups;
-      stats.rows_total += rows;
-      if (options.use_statistics && excluded_by_statistics(rg)) {
-        ++stats.row_groups_pruned_statistics;
-        stats.bytes_pruned_row_groups += projected_bytes(rg);
-        continue;
-      }
-      if (options.use_dictionary && excluded_by_dictionary(rg)) {
-        ++stats.row_groups_pruned_dictionary;
-        stats.bytes_pruned_row_groups += projected_bytes(rg);
-        continue;
-      }
-      if (options.use_bloom_filter && excluded_by_bloom(rg)) {
-        ++stats.row_groups_pruned_bloom;
-        stats.bytes_pruned_row_groups += projected_bytes(rg);
-        continue;
-      }
-      std::vector<RowRange> candidates = {{0, rows}};
-      if (options.use_page_index && predicate_reader) {
-        std::map<int32_t, std::pair<ColumnIndex, OffsetIndex>> cache;
-        candidates = page_candidates(filter, rg, cache);
-        if (candidates.empty()) {
-          ++stats.row_groups_pruned_page_index;
-          stats.bytes_pruned_row_groups += projected_bytes(rg);
-          continue;
-        }
-      }
-      if (rows == 0) continue;
-      stats.rows_after_page_index += total_rows(candidates);
-      std::vector<RowRange> selected;
-      RecordBatch predicate_batch;
-      if (!conjuncts.empty()) {
-        selected = evaluate_conjuncts(rg, candidates);
-      } else if (predicate_reader) {
-        predicate_batch = predicate_reader->read_row_group(rg, candidates);
-        std::vector<uint8_t> bitmap;
-        evaluate_predicate(filter, predicate_batch, bitmap);
-        selected = to_row_group(ranges_from_bitmap(bitmap.data(), predicate_batch.num_rows), candidates);
-      } else if (filter.kind != Predicate::Kind::kFalse) {
-        selected = candidates;
-      }
-      const int64_t kept = total_rows(selected);
-      if (kept == 0) continue;
-      stats.rows_selected += kept;
+    for (int rg = claim_row_group(); rg < meta_reader->num_row_groups(); rg = claim_row_group()) {
+      Evaluation e;
+      if (!evaluate(rg, e)) continue;
+      const std::vector<RowRange> selected = selected_ranges(e);
+      const int64_t kept = e.kept;
       out = RecordBatch{};
       out.schema = schema;
       out.num_rows = kept;
       if (data_reader) {
         RecordBatch data;
         const bool dense = !options.late_materialization ||
-                           static_cast<double>(kept) > options.dense_fraction * static_cast<double>(rows);
+                           static_cast<double>(kept) > options.dense_fraction * static_cast<double>(e.rows);
         if (dense) {
           ++stats.dense_row_groups;
           data = data_reader->read_row_group(rg);
-          if (kept != rows) data = select_ranges(data, selected);
+          if (kept != e.rows) data = select_ranges(data, selected);
         } else {
           data = data_reader->read_row_group(rg, selected);
         }
@@ -405,6 +457,159 @@ struct FilteredScan::Impl {
     }
     refresh_reader_stats();
     return false;
+  }
+
+  // Output columns the predicate batch already holds with the output's exact
+  // type (top-level leaves): next_selection and the fold take them from
+  // there instead of decoding them twice. Built on first use.
+  struct Reuse {
+    std::unique_ptr<FileReader> rest_reader;  // the other projected file columns; null if none
+    std::vector<int> from_predicate;          // per data field: predicate batch column, or -1
+    std::vector<int> from_rest;               // per data field: rest_reader column, or -1
+  };
+  std::optional<Reuse> reuse;
+
+  // `rest_reader`: also open the reader of the columns not shared (next_selection reads them in one batch).
+  void build_reuse(bool rest_reader) {
+    reuse.emplace();
+    const std::vector<Field>& fields = data_reader->batch_schema()->fields;
+    reuse->from_predicate.assign(fields.size(), -1);
+    reuse->from_rest.assign(fields.size(), -1);
+    std::vector<std::string> rest;
+    const std::vector<Field>* predicate_fields =
+        predicate_reader ? &predicate_reader->batch_schema()->fields : nullptr;
+    for (size_t f = 0; f < fields.size(); ++f) {
+      const SchemaNode* node = file_schema().find_node(fields[f].name);
+      const bool leaf = node != nullptr && node->kind() == NodeKind::kLeaf;
+      if (leaf && conjuncts.empty() && predicate_fields != nullptr) {
+        for (size_t p = 0; p < predicate_fields->size(); ++p) {
+          if ((*predicate_fields)[p].name == fields[f].name &&
+              (*predicate_fields)[p].type == fields[f].type) {
+            reuse->from_predicate[f] = int(p);
+          }
+        }
+      }
+      if (reuse->from_predicate[f] < 0) {
+        reuse->from_rest[f] = int(rest.size());
+        rest.push_back(fields[f].name);
+      }
+    }
+    if (rest.size() == fields.size()) return;  // nothing shared: the data reader does it all
+    if (rest_reader && !rest.empty()) {
+      ReaderOptions rest_options;
+      rest_options.threads = options.threads;
+      rest_options.use_mmap = options.use_mmap;
+      rest_options.dictionary_arrays = options.dictionary_arrays;
+      rest_options.columns = rest;
+      reuse->rest_reader = FileReader::open(source, rest_options);
+      const std::vector<Field>& got = reuse->rest_reader->batch_schema()->fields;
+      bool same = got.size() == rest.size();
+      for (size_t i = 0; same && i < got.size(); ++i) same = got[i].name == rest[i];
+      if (!same) {
+        reuse->from_predicate.assign(fields.size(), -1);  // a name that did not map 1:1: share nothing
+        return;
+      }
+    }
+  }
+
+  // The survivors of an evaluation as a bitmap over its candidate rows.
+  static void take_selection(Evaluation& e, std::vector<uint8_t>& selection) {
+    if (e.has_bitmap) {
+      selection = std::move(e.bitmap);
+      return;
+    }
+    selection.assign(size_t(bits::bytes_for_bits(total_rows(e.candidates))), 0);
+    for (const RowRange& r : to_local_ranges(e.selected, e.candidates)) {
+      for (int64_t i = r.begin; i < r.end; ++i) bits::set_bit(selection.data(), i);
+    }
+  }
+
+  // Folds the survivors of every row group this scan claims, one output
+  // column at a time: each is decoded and folded through the selection
+  // before the next is decoded, while its values are still in cache (one
+  // column of a row group is ~0.5 MB of indices; the whole row group is not).
+  ScanSummary fold_claimed() {
+    std::vector<ScanAccumulator> folds;  // one per output column
+    std::vector<std::shared_ptr<BatchSchema>> column_schemas;
+    for (const Field& field : schema->fields) {
+      auto one = std::make_shared<BatchSchema>();
+      one->fields.push_back(field);
+      folds.emplace_back(*one);
+      column_schemas.push_back(std::move(one));
+    }
+    const size_t data_fields = data_reader ? data_reader->batch_schema()->fields.size() : 0;
+    if (data_reader && !reuse) build_reuse(false);
+    int64_t rows = 0;
+    std::vector<uint8_t> selection;
+    RecordBatch column;
+    for (int rg = claim_row_group(); rg < meta_reader->num_row_groups(); rg = claim_row_group()) {
+      Evaluation e;
+      if (!evaluate(rg, e)) continue;
+      rows += e.kept;
+      const bool whole = e.all_candidates();
+      const int64_t read_rows_count = total_rows(e.candidates);
+      take_selection(e, selection);
+      auto fold = [&](size_t f, std::shared_ptr<ArrayData> array) {
+        column.schema = column_schemas[f];
+        column.num_rows = read_rows_count;
+        column.columns.assign(1, std::move(array));
+        folds[f].add(column, selection.data());
+        column.columns.clear();  // unshared again: the next column decodes into the same memory
+      };
+      for (size_t f = 0; f < data_fields; ++f) {
+        const int shared = reuse->from_predicate[f];
+        if (shared >= 0) {
+          fold(f, e.predicate_batch.columns[size_t(shared)]);
+        } else {
+          fold(f, whole ? data_reader->read_field(rg, int(f))
+                        : data_reader->read_field(rg, int(f), e.candidates));
+        }
+      }
+      if (!virtual_columns.empty()) {
+        RecordBatch virtual_batch;
+        append_virtual(rg, e.candidates, read_rows_count, virtual_batch);
+        for (size_t v = 0; v < virtual_columns.size(); ++v) fold(data_fields + v, virtual_batch.columns[v]);
+      }
+    }
+    refresh_reader_stats();
+    ScanSummary summary;
+    summary.rows = rows;
+    for (const ScanAccumulator& f : folds) summary.columns.push_back(f.summary().columns.at(0));
+    return summary;
+  }
+
+  int64_t next_selection(RecordBatch& out, std::vector<uint8_t>& selection) {
+    for (int rg = claim_row_group(); rg < meta_reader->num_row_groups(); rg = claim_row_group()) {
+      Evaluation e;
+      if (!evaluate(rg, e)) continue;
+      const bool whole = e.all_candidates();
+      const int64_t read_rows_count = total_rows(e.candidates);
+      take_selection(e, selection);
+      out = RecordBatch{};
+      out.schema = schema;
+      out.num_rows = read_rows_count;
+      if (data_reader) {
+        if (!reuse) build_reuse(true);
+        const bool shares = std::any_of(reuse->from_predicate.begin(), reuse->from_predicate.end(),
+                                        [](int p) { return p >= 0; });
+        if (!shares) {
+          out.columns = read_rows(*data_reader, rg, e.candidates, whole).columns;
+        } else {
+          RecordBatch rest;
+          if (reuse->rest_reader) rest = read_rows(*reuse->rest_reader, rg, e.candidates, whole);
+          for (size_t f = 0; f < reuse->from_predicate.size(); ++f) {
+            out.columns.push_back(reuse->from_predicate[f] >= 0
+                                      ? e.predicate_batch.columns[size_t(reuse->from_predicate[f])]
+                                      : rest.columns[size_t(reuse->from_rest[f])]);
+          }
+        }
+      }
+      append_virtual(rg, e.candidates, read_rows_count, out);
+      refresh_reader_stats();
+      return e.kept;
+    }
+    refresh_reader_stats();
+    return 0;
   }
 
   // Rows of `candidates` every conjunct keeps, conjuncts in learned order.
@@ -547,6 +752,58 @@ FilteredScan::~FilteredScan() = default;
 std::shared_ptr<const BatchSchema> FilteredScan::schema() const { return impl_->schema; }
 bool FilteredScan::next(RecordBatch& out) { return impl_->next(out); }
 const FilterStats& FilteredScan::stats() const { return impl_->stats; }
+
+int64_t FilteredScan::next_selection(RecordBatch& out, std::vector<uint8_t>& selection) {
+  return impl_->next_selection(out, selection);
+}
+
+namespace {
+
+// Folds the survivors of every row group `scan` claims, whole batches with
+// their columns spread over `fold_threads` threads.
+ScanSummary fold_selections(FilteredScan& scan, int fold_threads) {
+  ScanAccumulator accumulator(*scan.schema());
+  RecordBatch batch;
+  std::vector<uint8_t> selection;
+  while (scan.next_selection(batch, selection) > 0) accumulator.add(batch, selection.data(), fold_threads);
+  return accumulator.summary();
+}
+
+}  // namespace
+
+ScanSummary FilteredScan::fold(const std::string& path, const FilteredScanOptions& options) {
+  const int threads = std::max(1, options.threads);
+  if (threads == 1) {
+    std::unique_ptr<FilteredScan> scan = open(path, options);
+    return scan->impl_->fold_claimed();
+  }
+  // One scan per thread, each decoding and folding whole row groups claimed
+  // from a shared counter: no thread waits on another's column, and the
+  // predicate's own evaluation runs in parallel too.
+  FilteredScanOptions single = options;
+  single.threads = 1;
+  std::unique_ptr<FilteredScan> first = open(path, single);
+  const int row_groups = first->impl_->meta_reader->num_row_groups();
+  if (row_groups < 2) {  // one row group: its columns in parallel instead
+    std::unique_ptr<FilteredScan> scan = open(path, options);
+    return fold_selections(*scan, threads);
+  }
+  const int workers = std::min(threads, row_groups);
+  std::atomic<int> next_row_group{0};
+  first->impl_->shared_next = &next_row_group;
+  std::vector<ScanSummary> parts(static_cast<size_t>(workers));
+  parallel_for(workers, workers, [&](int64_t w) {
+    std::unique_ptr<FilteredScan> own;
+    if (w > 0) {
+      own = open(path, single);
+      own->impl_->shared_next = &next_row_group;
+    }
+    parts[size_t(w)] = (w == 0 ? *first : *own).impl_->fold_claimed();
+  });
+  ScanAccumulator total(*first->schema());
+  for (const ScanSummary& part : parts) total.merge(part);
+  return total.summary();
+}
 
 std::string FilteredScan::explain() const {
   const FilterStats& s = impl_->stats;

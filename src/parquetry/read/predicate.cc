@@ -6,6 +6,7 @@
 #include "parquetry/predicate.h"
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -14,6 +15,7 @@
 
 #include "parquetry/error.h"
 #include "parquetry/read/predicate_bind.h"
+#include "parquetry/util/bit_util.h"
 
 namespace parquetry {
 
@@ -1037,12 +1039,17 @@ class Evaluator {
     if (leaf.type->id == TypeId::kDictionary) {
       const ArrayData& dictionary = *leaf.dictionary;
       std::vector<uint8_t> entries = compare_leaf(p, dictionary);
+      // One slot past the entries answers every out-of-range index (no row
+      // selected), so the per-row step is a load and an AND, no branch.
+      entries.push_back(0);
+      const uint32_t limit =
+          uint32_t(std::min<int64_t>(dictionary.length, std::numeric_limits<int32_t>::max()));
       const int32_t* indices = leaf.buffers[1].as<int32_t>() + leaf.offset;
-      for (int64_t i = 0; i < n_; ++i) {
-        int32_t index = indices[i];
-        mask[size_t(i)] =
-            valid[size_t(i)] && index >= 0 && index < dictionary.length && entries[size_t(index)];
-      }
+      const uint8_t* hit = entries.data();
+      const uint8_t* row_valid = valid.data();
+      uint8_t* selected = mask.data();
+      for (int64_t i = 0; i < n_; ++i)
+        selected[i] = row_valid[i] & hit[std::min(uint32_t(indices[i]), limit)];
       return mask;
     }
     mask = compare_leaf(p, leaf);
@@ -1101,7 +1108,15 @@ int64_t evaluate_predicate(const Predicate& predicate, const RecordBatch& batch,
   const int64_t n = batch.num_rows;
   bitmap.assign(static_cast<size_t>((n + 7) / 8), 0);
   int64_t count = 0;
-  for (int64_t i = 0; i < n; ++i) {
+  int64_t i = 0;
+  // Eight 0/1 bytes -> one bitmap byte: the multiply moves byte j's low bit
+  // to bit 56 + j without carries (each partial product lands on its own bit).
+  for (; i + 8 <= n; i += 8) {
+    const uint64_t bytes = bits::load<uint64_t>(mask.data() + i);
+    bitmap[size_t(i >> 3)] = static_cast<uint8_t>((bytes * 0x0102040810204080ULL) >> 56);
+    count += std::popcount(bytes);
+  }
+  for (; i < n; ++i) {
     const uint8_t bit = mask[size_t(i)];
     bitmap[size_t(i >> 3)] |= static_cast<uint8_t>(bit << (i & 7));
     count += bit;

@@ -103,100 +103,140 @@ void min_max_block(const T* values, int64_t n, uint64_t word, bool all_valid, Ac
   }
 }
 
-// Folds min/max over the valid values, 64 slots at a time; returns how many were valid.
+// Rows of an array a fold visits: every row, or those whose bit is set in
+// a selection bitmap (bit i = row i of the array, after its offset). Folding
+// through a selection visits only the selected rows, so a filtered scan need
+// not copy its surviving rows out first.
+struct Rows {
+  const uint8_t* selection = nullptr;  // null = every row
+
+  // Validity and selection of rows [block, block + n) (n <= 64) of `a`, as one word.
+  uint64_t valid_word(const ArrayData& a, const uint8_t* validity, int64_t block, int64_t n) const {
+    return bits::word_at(validity, a.offset + block, n) & bits::word_at(selection, block, n);
+  }
+  // Selected rows among [0, length).
+  int64_t count(int64_t length) const {
+    if (selection == nullptr) return length;
+    int64_t n = 0;
+    for (int64_t block = 0; block < length; block += 64)
+      n += std::popcount(bits::word_at(selection, block, std::min<int64_t>(64, length - block)));
+    return n;
+  }
+};
+
+const uint8_t* validity_of(const ArrayData& a) {
+  return a.null_count > 0 && !a.buffers.empty() && a.buffers[0] ? a.buffers[0].data : nullptr;
+}
+
+// Calls visit(i) for every valid selected row i, 64 rows per step (a word of
+// validity & selection; empty words cost one test). Returns how many.
+template <typename Visit>
+int64_t for_each_row(const ArrayData& a, Rows rows, Visit&& visit) {
+  const uint8_t* validity = validity_of(a);
+  if (validity == nullptr && rows.selection == nullptr) {
+    for (int64_t i = 0; i < a.length; ++i) visit(i);
+    return a.length;
+  }
+  int64_t visited = 0;
+  for (int64_t block = 0; block < a.length; block += 64) {
+    uint64_t word = rows.valid_word(a, validity, block, std::min<int64_t>(64, a.length - block));
+    visited += std::popcount(word);
+    for (; word != 0; word &= word - 1) visit(block + std::countr_zero(word));
+  }
+  return visited;
+}
+
+// Folds min/max over the valid selected values, 64 slots at a time; returns
+// how many were folded. Words with few rows (a selective filter) visit just
+// those rows; fuller words go through the vectorised block.
 template <typename T, typename Acc>
-int64_t fold_min_max(const ArrayData& a, Acc& lo, Acc& hi) {
+int64_t fold_min_max(const ArrayData& a, Rows rows, Acc& lo, Acc& hi) {
   const T* values = a.buffers[1].as<T>() + a.offset;
-  const uint8_t* validity = a.null_count > 0 ? a.buffers[0].data : nullptr;
-  if (validity == nullptr) {
+  const uint8_t* validity = validity_of(a);
+  if (validity == nullptr && rows.selection == nullptr) {
     min_max_block<T, Acc>(values, a.length, 0, true, lo, hi);
     return a.length;
   }
+  constexpr int kSparseWord = 6;  // at most this many rows: visit them one by one
   int64_t valid = 0;
   for (int64_t block = 0; block < a.length; block += 64) {
     const int64_t n = std::min<int64_t>(64, a.length - block);
-    const int64_t start = a.offset + block;
-    uint64_t word = 0;
-    if ((start & 7) == 0 && n == 64) {
-      word = bits::load<uint64_t>(validity + (start >> 3));
-    } else {
-      for (int64_t i = 0; i < n; ++i) word |= uint64_t(bits::get_bit(validity, start + i)) << i;
-    }
+    uint64_t word = rows.valid_word(a, validity, block, n);
     if (word == 0) continue;
+    const int count = std::popcount(word);
+    valid += count;
+    if (count <= kSparseWord) {
+      for (; word != 0; word &= word - 1) {
+        const Acc v = Acc(values[block + std::countr_zero(word)]);
+        lo = v < lo ? v : lo;  // NaN compares false: never taken
+        hi = v > hi ? v : hi;
+      }
+      continue;
+    }
     const uint64_t full = n == 64 ? ~uint64_t(0) : ((uint64_t(1) << n) - 1);
     min_max_block<T, Acc>(values + block, n, word, word == full, lo, hi);
-    valid += std::popcount(word);
   }
   return valid;
-}
-
-template <typename T, typename Acc>
-void fold_fixed(const ArrayData& a, int64_t& count, Acc& lo, Acc& hi) {
-  count += fold_min_max<T, Acc>(a, lo, hi);
 }
 
 // NaN never becomes min or max: `v < mn` is false for NaN, so it is skipped
 // without a branch (and the loop vectorises to min/max instructions).
 template <typename T>
-void fold_floats(const ArrayData& a, ColumnScanSummary& s) {
+void fold_floats(const ArrayData& a, Rows rows, ColumnScanSummary& s) {
   double mn = std::numeric_limits<double>::infinity();
   double mx = -std::numeric_limits<double>::infinity();
-  s.count += fold_min_max<T, double>(a, mn, mx);
+  s.count += fold_min_max<T, double>(a, rows, mn, mx);
   if (mn <= mx) {
     if (!std::holds_alternative<double>(s.min) || mn < std::get<double>(s.min)) s.min = mn;
     if (!std::holds_alternative<double>(s.max) || mx > std::get<double>(s.max)) s.max = mx;
   }
 }
 
-void fold_integers(const ArrayData& a, ColumnScanSummary& s) {
+void fold_integers(const ArrayData& a, Rows rows, ColumnScanSummary& s) {
   int64_t lo = std::numeric_limits<int64_t>::max();
   int64_t hi = std::numeric_limits<int64_t>::min();
-  const int64_t before = s.count;
+  int64_t folded = 0;
   switch (a.type->fixed_width()) {
-    case 8: fold_fixed<int64_t>(a, s.count, lo, hi); break;
+    case 8: folded = fold_min_max<int64_t>(a, rows, lo, hi); break;
     case 4:
       if (a.type->id == TypeId::kUInt32) {
-        fold_fixed<uint32_t>(a, s.count, lo, hi);
+        folded = fold_min_max<uint32_t>(a, rows, lo, hi);
       } else {
-        fold_fixed<int32_t>(a, s.count, lo, hi);
+        folded = fold_min_max<int32_t>(a, rows, lo, hi);
       }
       break;
-    default: {
-      for (int64_t i = 0; i < a.length; ++i) {
-        if (!a.is_valid(i)) continue;
-        int64_t v = integer_at(a, i);
+    default:
+      folded = for_each_row(a, rows, [&](int64_t i) {
+        const int64_t v = integer_at(a, i);
         lo = std::min(lo, v);
         hi = std::max(hi, v);
-        ++s.count;
-      }
-    }
+      });
   }
-  if (s.count == before) return;
+  if (folded == 0) return;
+  s.count += folded;
   if (!std::holds_alternative<int64_t>(s.min) || lo < std::get<int64_t>(s.min)) s.min = lo;
   if (!std::holds_alternative<int64_t>(s.max) || hi > std::get<int64_t>(s.max)) s.max = hi;
 }
 
-void fold_uint64(const ArrayData& a, ColumnScanSummary& s) {
+void fold_uint64(const ArrayData& a, Rows rows, ColumnScanSummary& s) {
   uint64_t lo = std::numeric_limits<uint64_t>::max(), hi = 0;
-  const int64_t before = s.count;
-  fold_fixed<uint64_t>(a, s.count, lo, hi);
-  if (s.count == before) return;
+  const int64_t folded = fold_min_max<uint64_t>(a, rows, lo, hi);
+  if (folded == 0) return;
+  s.count += folded;
   if (!std::holds_alternative<uint64_t>(s.min) || lo < std::get<uint64_t>(s.min)) s.min = lo;
   if (!std::holds_alternative<uint64_t>(s.max) || hi > std::get<uint64_t>(s.max)) s.max = hi;
 }
 
-void fold_strings(const ArrayData& a, ColumnScanSummary& s) {
+void fold_strings(const ArrayData& a, Rows rows, ColumnScanSummary& s) {
   const bool large = a.type->id == TypeId::kLargeString || a.type->id == TypeId::kLargeBinary;
   std::string_view lo, hi;
   bool any = false;
   const uint8_t* data = a.buffers[2].data;
-  for (int64_t i = 0; i < a.length; ++i) {
-    if (!a.is_valid(i)) continue;
+  s.count += for_each_row(a, rows, [&](int64_t i) {
     int64_t k = a.offset + i;
     int64_t begin = large ? a.buffers[1].as<int64_t>()[k] : a.buffers[1].as<int32_t>()[k];
     int64_t end = large ? a.buffers[1].as<int64_t>()[k + 1] : a.buffers[1].as<int32_t>()[k + 1];
     std::string_view v(reinterpret_cast<const char*>(data) + begin, size_t(end - begin));
-    ++s.count;
     if (!any) {
       lo = hi = v;
       any = true;
@@ -204,7 +244,7 @@ void fold_strings(const ArrayData& a, ColumnScanSummary& s) {
       if (v < lo) lo = v;
       if (v > hi) hi = v;
     }
-  }
+  });
   if (!any) return;
   if (!std::holds_alternative<std::string>(s.min) || lo < std::string_view(std::get<std::string>(s.min)))
     s.min = std::string(lo);
@@ -212,18 +252,14 @@ void fold_strings(const ArrayData& a, ColumnScanSummary& s) {
     s.max = std::string(hi);
 }
 
-void fold_list(const ArrayData& a, ColumnScanSummary& s) {
+void fold_list(const ArrayData& a, Rows rows, ColumnScanSummary& s) {
   const ArrayData& child = *a.children[0];
   const bool large = a.type->id == TypeId::kLargeList;
-  for (int64_t i = 0; i < a.length; ++i) {
-    if (!a.is_valid(i)) {
-      ++s.nulls;
-      continue;
-    }
+  const TypeId id = child.type->id;
+  const int64_t lists = for_each_row(a, rows, [&](int64_t i) {
     int64_t k = a.offset + i;
     int64_t begin = large ? a.buffers[1].as<int64_t>()[k] : a.buffers[1].as<int32_t>()[k];
     int64_t end = large ? a.buffers[1].as<int64_t>()[k + 1] : a.buffers[1].as<int32_t>()[k + 1];
-    const TypeId id = child.type->id;
     for (int64_t j = begin; j < end; ++j) {
       if (!child.is_valid(j)) continue;
       ++s.count;
@@ -235,58 +271,133 @@ void fold_list(const ArrayData& a, ColumnScanSummary& s) {
         s.sum_int = int64_t(uint64_t(s.sum_int) + uint64_t(integer_at(child, j)));
       }
     }
-  }
+  });
+  s.nulls += rows.count(a.length) - lists;
 }
 
-void fold_column(const ArrayData& a, ColumnScanSummary& s);
+void fold_column(const ArrayData& a, Rows rows, ColumnScanSummary& s);
 
-// A dictionary array: count its non-null rows, then fold min/max over just
-// the dictionary entries some row uses (one pass marking them), never over
-// every row's value.
-void fold_dictionary(const ArrayData& a, ColumnScanSummary& s) {
+// A dictionary array: count its non-null selected rows, then fold min/max
+// over just the dictionary entries those rows use (one pass marking them in
+// a byte per entry), never over every row's value.
+void fold_dictionary(const ArrayData& a, Rows rows, ColumnScanSummary& s) {
   const ArrayData& dictionary = *a.dictionary;
-  std::vector<uint8_t> used(size_t(bits::bytes_for_bits(dictionary.length)), 0);  // bitmap of used entries
+  if (dictionary.length > std::numeric_limits<int32_t>::max()) throw_invalid("dictionary too large");
+  // One slot past the entries catches any out-of-range index without a
+  // branch per row; it is checked once after the pass.
+  // A second extra slot takes the rows a dense word leaves out (below).
+  const uint32_t limit = uint32_t(dictionary.length);
+  std::vector<uint8_t> used(size_t(limit) + 2, 0);
+  uint8_t* mark = used.data();
   const int32_t* indices = a.buffers[1].as<int32_t>() + a.offset;
-  const uint8_t* validity = a.null_count > 0 && a.buffers[0] ? a.buffers[0].data : nullptr;
-  for (int64_t i = 0; i < a.length; ++i) {
-    if (validity && !bits::get_bit(validity, a.offset + i)) continue;
-    const int32_t index = indices[i];
-    if (index < 0 || index >= dictionary.length) throw_invalid("dictionary index out of range");
-    bits::set_bit(used.data(), index);
+  const uint8_t* validity = validity_of(a);
+  int64_t valid = 0;
+  if (validity == nullptr && rows.selection == nullptr) {
+    for (int64_t i = 0; i < a.length; ++i) mark[std::min(uint32_t(indices[i]), limit)] = 1;
+    valid = a.length;
+  } else {
+    for (int64_t block = 0; block < a.length; block += 64) {
+      const int64_t n = std::min<int64_t>(64, a.length - block);
+      uint64_t word = rows.valid_word(a, validity, block, n);
+      if (word == 0) continue;
+      if (word == ~uint64_t(0)) {
+        for (int64_t i = block; i < block + 64; ++i) mark[std::min(uint32_t(indices[i]), limit)] = 1;
+        valid += 64;
+        continue;
+      }
+      const int count = std::popcount(word);
+      valid += count;
+      if (count > 32) {
+        // Mostly selected (a non-selective filter): every row of the word in
+        // one branch-free pass, the unselected ones marking the spare slot.
+        for (int64_t i = 0; i < n; ++i) {
+          const uint32_t entry = std::min(uint32_t(indices[block + i]), limit);
+          mark[(word >> i) & 1 ? entry : limit + 1] = 1;
+        }
+        continue;
+      }
+      for (; word != 0; word &= word - 1)
+        mark[std::min(uint32_t(indices[block + std::countr_zero(word)]), limit)] = 1;
+    }
   }
-  const std::vector<RowRange> entries = ranges_from_bitmap(used.data(), dictionary.length);
+  if (used[limit]) throw_invalid("dictionary index out of range");
+  std::vector<RowRange> entries;
+  for (int64_t e = 0; e < int64_t(limit); ++e) {
+    if (!mark[e]) continue;
+    if (!entries.empty() && entries.back().end == e) {
+      ++entries.back().end;
+    } else {
+      entries.push_back({e, e + 1});
+    }
+  }
   const int64_t count = s.count;
-  fold_column(*select_ranges(dictionary, entries), s);
-  s.count = count + a.length - a.null_count;  // rows, not distinct entries
-  s.nulls += a.null_count;
+  fold_column(*select_ranges(dictionary, entries), Rows{}, s);
+  s.count = count + valid;  // rows, not distinct entries
+  s.nulls += rows.count(a.length) - valid;
 }
 
-void fold_column(const ArrayData& a, ColumnScanSummary& s) {
+// Valid selected rows of `a`.
+int64_t count_valid(const ArrayData& a, Rows rows) {
+  const uint8_t* validity = validity_of(a);
+  if (validity == nullptr) return rows.count(a.length);
+  int64_t n = 0;
+  for (int64_t block = 0; block < a.length; block += 64)
+    n += std::popcount(rows.valid_word(a, validity, block, std::min<int64_t>(64, a.length - block)));
+  return n;
+}
+
+void fold_column(const ArrayData& a, Rows rows, ColumnScanSummary& s) {
   const TypeId id = a.type->id;
   if (id == TypeId::kDictionary) {
-    fold_dictionary(a, s);
+    fold_dictionary(a, rows, s);
     return;
   }
   if (a.type->is_nested() && id != TypeId::kStruct && id != TypeId::kMap) {
-    fold_list(a, s);
+    fold_list(a, rows, s);
     return;
   }
-  s.nulls += id == TypeId::kNull ? a.length : a.null_count;
+  if (id == TypeId::kNull) {
+    s.nulls += rows.count(a.length);
+    return;
+  }
+  if (rows.selection == nullptr) {
+    s.nulls += a.null_count;
+  } else {
+    s.nulls += rows.count(a.length) - count_valid(a, rows);
+  }
   if (is_float(id)) {
     if (id == TypeId::kFloat64) {
-      fold_floats<double>(a, s);
+      fold_floats<double>(a, rows, s);
     } else {
-      fold_floats<float>(a, s);
+      fold_floats<float>(a, rows, s);
     }
   } else if (id == TypeId::kUInt64) {
-    fold_uint64(a, s);
+    fold_uint64(a, rows, s);
   } else if (is_integer_like(id)) {
-    fold_integers(a, s);
+    fold_integers(a, rows, s);
   } else if (id == TypeId::kString || id == TypeId::kBinary || id == TypeId::kLargeString ||
              id == TypeId::kLargeBinary) {
-    fold_strings(a, s);
-  } else if (id != TypeId::kNull) {
-    s.count += a.length - a.null_count;  // structs, maps, decimals...: counted, not ordered
+    fold_strings(a, rows, s);
+  } else {
+    // structs, maps, decimals...: counted, not ordered
+    s.count += rows.selection == nullptr ? a.length - a.null_count : count_valid(a, rows);
+  }
+}
+
+template <typename T>
+void merge_bound(ScanScalar& into, const ScanScalar& other, bool minimum) {
+  const T& value = std::get<T>(other);
+  if (!std::holds_alternative<T>(into) || (minimum ? value < std::get<T>(into) : value > std::get<T>(into)))
+    into = value;
+}
+
+void merge_bound(ScanScalar& into, const ScanScalar& other, bool minimum) {
+  switch (other.index()) {
+    case 1: merge_bound<int64_t>(into, other, minimum); break;
+    case 2: merge_bound<uint64_t>(into, other, minimum); break;
+    case 3: merge_bound<double>(into, other, minimum); break;
+    case 4: merge_bound<std::string>(into, other, minimum); break;
+    default: break;  // empty: nothing to merge
   }
 }
 
@@ -302,12 +413,34 @@ ScanAccumulator::ScanAccumulator(const BatchSchema& schema) {
   }
 }
 
-void ScanAccumulator::add(const RecordBatch& batch, int threads) {
+void ScanAccumulator::add(const RecordBatch& batch, int threads) { add(batch, nullptr, threads); }
+
+void ScanAccumulator::add(const RecordBatch& batch, const uint8_t* selection, int threads) {
   if (batch.columns.size() != summary_.columns.size())
     throw_invalid("batch does not match the scan's schema");
-  summary_.rows += batch.num_rows;
+  for (const auto& column : batch.columns) {
+    if (column->length != batch.num_rows) throw_invalid("batch column length differs from its row count");
+  }
+  const Rows rows{selection};
+  summary_.rows += rows.count(batch.num_rows);
   parallel_for(int64_t(batch.columns.size()), threads,
-               [&](int64_t c) { fold_column(*batch.columns[size_t(c)], summary_.columns[size_t(c)]); });
+               [&](int64_t c) { fold_column(*batch.columns[size_t(c)], rows, summary_.columns[size_t(c)]); });
+}
+
+void ScanAccumulator::merge(const ScanSummary& other) {
+  if (other.columns.size() != summary_.columns.size())
+    throw_invalid("scan summaries of different schemas cannot be merged");
+  summary_.rows += other.rows;
+  for (size_t c = 0; c < other.columns.size(); ++c) {
+    ColumnScanSummary& into = summary_.columns[c];
+    const ColumnScanSummary& from = other.columns[c];
+    into.count += from.count;
+    into.nulls += from.nulls;
+    into.sum_int = int64_t(uint64_t(into.sum_int) + uint64_t(from.sum_int));
+    into.sum_double += from.sum_double;
+    merge_bound(into.min, from.min, true);
+    merge_bound(into.max, from.max, false);
+  }
 }
 
 ScanSummary scan_file(const std::string& path, const ReaderOptions& options) {

@@ -1,5 +1,6 @@
 #include "parquetry/table/select.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <string>
@@ -107,6 +108,23 @@ std::vector<RowRange> ranges_from_bitmap(const uint8_t* bitmap, int64_t length) 
     int64_t begin = i;
     while (i < length && bits::get_bit(bitmap, i)) ++i;
     out.push_back({begin, i});
+  }
+  return out;
+}
+
+std::vector<RowRange> to_local_ranges(std::span<const RowRange> wanted, std::span<const RowRange> have) {
+  std::vector<RowRange> out;
+  int64_t local_start = 0;
+  size_t w = 0;
+  for (const RowRange& segment : have) {
+    while (w < wanted.size() && wanted[w].end <= segment.begin) ++w;
+    for (size_t k = w; k < wanted.size() && wanted[k].begin < segment.end; ++k) {
+      const int64_t begin = std::max(wanted[k].begin, segment.begin);
+      const int64_t end = std::min(wanted[k].end, segment.end);
+      if (end > begin)
+        out.push_back({local_start + begin - segment.begin, local_start + end - segment.begin});
+    }
+    local_start += segment.length();
   }
   return out;
 }

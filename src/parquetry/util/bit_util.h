@@ -37,6 +37,23 @@ inline void store(void* p, T v) {
   std::memcpy(p, &v, sizeof(T));
 }
 
+/// Bits [start, start + n) of `bitmap` (n in 1..64) as a word, bit 0 = bit
+/// `start`; reads only the bytes holding those bits. A null bitmap reads as
+/// all ones (every row valid / selected).
+inline uint64_t word_at(const uint8_t* bitmap, int64_t start, int64_t n) {
+  const uint64_t mask = n >= 64 ? ~uint64_t(0) : ((uint64_t(1) << n) - 1);
+  if (bitmap == nullptr) return mask;
+  const uint8_t* first = bitmap + (start >> 3);
+  const int shift = int(start & 7);
+  if (shift == 0 && n == 64) return load<uint64_t>(first);
+  const int64_t bytes = (shift + n + 7) >> 3;  // 1..9
+  uint64_t low = 0;
+  std::memcpy(&low, first, size_t(bytes < 8 ? bytes : 8));
+  uint64_t word = low >> shift;
+  if (bytes == 9) word |= uint64_t(first[8]) << (64 - shift);
+  return word & mask;
+}
+
 static_assert(std::endian::native == std::endian::little, "parquetry assumes a little-endian machine");
 
 }  // namespace parquetry::bits

@@ -1,0 +1,208 @@
+// Folding a filtered scan in place: ScanAccumulator::add with a selection
+// equals the fold of the selected rows copied out, on every public file; and
+// FilteredScan::fold (selection bitmaps, row groups split over threads)
+// equals the fold of the compacted batches FilteredScan::next returns.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "parquetry/error.h"
+#include "parquetry/filtered_scan.h"
+#include "parquetry/predicate.h"
+#include "parquetry/reader.h"
+#include "parquetry/scan.h"
+#include "parquetry/table/select.h"
+#include "test_support.h"
+
+namespace parquetry {
+namespace {
+
+std::string file(const char* name) { return testing::parquet_testing(std::string("data/") + name).string(); }
+
+// NaN equals NaN here: a fold that saw only NaN keeps no bound either way.
+bool same_bound(const ScanScalar& a, const ScanScalar& b) {
+  if (a.index() != b.index()) return false;
+  if (const auto* x = std::get_if<double>(&a)) {
+    const double y = std::get<double>(b);
+    return *x == y || (*x != *x && y != y);
+  }
+  return a == b;
+}
+
+void expect_same(const ScanSummary& got, const ScanSummary& want) {
+  EXPECT_EQ(got.rows, want.rows);
+  ASSERT_EQ(got.columns.size(), want.columns.size());
+  for (size_t c = 0; c < want.columns.size(); ++c) {
+    const ColumnScanSummary& g = got.columns[c];
+    const ColumnScanSummary& w = want.columns[c];
+    SCOPED_TRACE(w.name);
+    EXPECT_EQ(g.count, w.count);
+    EXPECT_EQ(g.nulls, w.nulls);
+    EXPECT_TRUE(same_bound(g.min, w.min));
+    EXPECT_TRUE(same_bound(g.max, w.max));
+    EXPECT_EQ(g.sum_int, w.sum_int);
+    EXPECT_DOUBLE_EQ(g.sum_double, w.sum_double);
+  }
+}
+
+// A random selection of `rows` bits, each set with probability `density`.
+std::vector<uint8_t> random_selection(int64_t rows, double density, std::mt19937_64& rng) {
+  std::vector<uint8_t> bitmap(size_t((rows + 7) / 8), 0);
+  std::bernoulli_distribution keep(density);
+  for (int64_t i = 0; i < rows; ++i) {
+    if (keep(rng)) bitmap[size_t(i >> 3)] |= uint8_t(1u << (i & 7));
+  }
+  return bitmap;
+}
+
+TEST(SelectionFold, EqualsTheFoldOfTheSelectedRowsCopiedOut) {
+  std::mt19937_64 rng(20261203);
+  int files = 0;
+  int64_t selected_total = 0;
+  for (const auto& path : testing::public_parquet_files()) {
+    for (bool dictionary_arrays : {false, true}) {
+      std::vector<RecordBatch> batches;
+      std::shared_ptr<const BatchSchema> schema;
+      try {
+        ReaderOptions options;
+        options.dictionary_arrays = dictionary_arrays;
+        auto reader = FileReader::open(path.string(), options);
+        schema = reader->batch_schema();
+        batches = reader->read_all();
+      } catch (const Error&) {
+        continue;  // refused files are covered by the conformance tests
+      }
+      SCOPED_TRACE(path.filename().string() + (dictionary_arrays ? " (dictionary arrays)" : ""));
+      files += !dictionary_arrays;
+      for (const RecordBatch& whole : batches) {
+        // Slices at an odd offset, so validity and selection words are not aligned to each other.
+        RecordBatch batch = whole;
+        if (whole.num_rows > 13) {
+          batch.num_rows = whole.num_rows - 8;
+          for (auto& column : batch.columns) column = slice(column, 3, batch.num_rows);
+        }
+        for (double density : {0.0, 0.02, 0.5, 0.97, 1.0}) {
+          SCOPED_TRACE("density " + std::to_string(density));
+          const std::vector<uint8_t> selection = random_selection(batch.num_rows, density, rng);
+          const std::vector<RowRange> ranges = ranges_from_bitmap(selection.data(), batch.num_rows);
+          ScanAccumulator want(*schema);
+          want.add(select_ranges(batch, ranges));
+          ScanAccumulator got(*schema);
+          got.add(batch, selection.data());
+          expect_same(got.summary(), want.summary());
+          selected_total += want.summary().rows;
+        }
+      }
+    }
+  }
+  EXPECT_GE(files, 40);
+  EXPECT_GT(selected_total, 10000);
+}
+
+TEST(SelectionFold, MergeEqualsOneAccumulator) {
+  auto reader = FileReader::open(file("alltypes_tiny_pages.parquet"));
+  const std::vector<RecordBatch> batches = reader->read_all();
+  ScanAccumulator one(*reader->batch_schema());
+  ScanAccumulator first(*reader->batch_schema()), second(*reader->batch_schema());
+  for (size_t b = 0; b < batches.size(); ++b) {
+    one.add(batches[b]);
+    (b % 2 == 0 ? first : second).add(batches[b]);
+  }
+  first.merge(second.summary());
+  expect_same(first.summary(), one.summary());
+  ScanAccumulator other(BatchSchema{});
+  EXPECT_THROW(other.merge(one.summary()), Error);
+}
+
+// The reference: FilteredScan::next's compacted batches, folded.
+ScanSummary fold_of_batches(const std::string& path, FilteredScanOptions options) {
+  options.threads = 1;
+  auto scan = FilteredScan::open(path, options);
+  ScanAccumulator accumulator(*scan->schema());
+  RecordBatch batch;
+  while (scan->next(batch)) accumulator.add(batch);
+  return accumulator.summary();
+}
+
+TEST(FilteredFold, EqualsTheFoldOfTheCompactedBatches) {
+  struct Case {
+    const char* file;
+    const char* where;
+  };
+  const std::vector<Case> cases = {
+      {"alltypes_tiny_pages.parquet", "id = 100"},
+      {"alltypes_tiny_pages.parquet", "id < 37 OR id > 7250"},
+      {"alltypes_tiny_pages.parquet", "id BETWEEN 3000 AND 3100"},
+      {"alltypes_tiny_pages.parquet", "tinyint_col IN (1, 7)"},
+      {"alltypes_tiny_pages.parquet", "float_col > 5.5"},
+      {"alltypes_tiny_pages.parquet", "string_col = '3' AND month = 2"},
+      {"alltypes_tiny_pages.parquet", "month = 2 AND NOT string_col IN ('1', '2') AND id > 100"},
+      {"alltypes_tiny_pages.parquet", "timestamp_col >= '2009-01-01' AND timestamp_col < '2009-01-02'"},
+      {"alltypes_tiny_pages.parquet", "id > -1"},
+      {"alltypes_tiny_pages.parquet", "id > 100000"},
+      {"alltypes_plain.parquet", "id >= 3"},
+      {"data_index_bloom_encoding_stats.parquet", "\"String\" > 'm'"},
+      {"nullable.impala.parquet", "id > 2"},
+      {"datapage_v2.snappy.parquet", "a IS NOT NULL AND b > 2"},
+  };
+  int64_t selected = 0;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(c.file) + " WHERE " + c.where);
+    const std::string path = file(c.file);
+    for (bool dictionary_arrays : {false, true}) {
+      for (bool page_index : {true, false}) {
+        FilteredScanOptions options;
+        options.filter = parse_predicate(c.where);
+        options.dictionary_arrays = dictionary_arrays;
+        options.use_page_index = page_index;
+        const ScanSummary want = fold_of_batches(path, options);
+        selected += want.rows;
+        for (int threads : {1, 2}) {
+          SCOPED_TRACE("threads " + std::to_string(threads) + (dictionary_arrays ? ", dictionary" : "") +
+                       (page_index ? ", page index" : ""));
+          options.threads = threads;
+          expect_same(FilteredScan::fold(path, options), want);
+        }
+        // With a projection that holds the filter column and the virtual ones.
+        options.threads = 1;
+        options.columns = {options.filter.columns().front(), kRowNumberColumn, kRowGroupColumn};
+        expect_same(FilteredScan::fold(path, options), fold_of_batches(path, options));
+      }
+    }
+  }
+  EXPECT_GT(selected, 5000);
+}
+
+TEST(FilteredFold, FoldsExactlyTheSurvivors) {
+  FilteredScanOptions options;
+  options.filter = parse_predicate("id = 100 OR id = 4000");
+  options.columns = {"id", "bool_col", kRowNumberColumn};
+  options.threads = 2;
+  const ScanSummary summary = FilteredScan::fold(file("alltypes_tiny_pages.parquet"), options);
+  EXPECT_EQ(summary.rows, 2);
+  ASSERT_EQ(summary.columns.size(), 3u);
+  EXPECT_EQ(summary.columns[0].count, 2);
+  EXPECT_EQ(summary.columns[0].nulls, 0);
+  EXPECT_EQ(std::get<int64_t>(summary.columns[0].min), 100);
+  EXPECT_EQ(std::get<int64_t>(summary.columns[0].max), 4000);
+  EXPECT_EQ(summary.columns[1].count, 2);
+  // The file rows of the two ids, as the batch path reports them.
+  std::vector<int64_t> rows;
+  auto scan = FilteredScan::open(file("alltypes_tiny_pages.parquet"), options);
+  RecordBatch batch;
+  while (scan->next(batch)) {
+    const ArrayData& numbers = *batch.columns[2];
+    for (int64_t i = 0; i < batch.num_rows; ++i)
+      rows.push_back(numbers.buffers[1].as<int64_t>()[numbers.offset + i]);
+  }
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(std::get<int64_t>(summary.columns[2].min), std::min(rows[0], rows[1]));
+  EXPECT_EQ(std::get<int64_t>(summary.columns[2].max), std::max(rows[0], rows[1]));
+  EXPECT_NE(rows[0], rows[1]);
+}
+
+}  // namespace
+}  // namespace parquetry
