@@ -4,6 +4,7 @@
 // clustered deletes, with and without a column projection.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <functional>
 #include <random>
 
@@ -93,7 +94,10 @@ void check_file(const std::string& file, const std::vector<std::string>& project
   ASSERT_GT(rows, 0);
   const PositionDeleteIndex no_deletes;
   const std::vector<int64_t> starts = MergeOnReadReader(*probe, no_deletes).row_group_starts();
-  std::mt19937_64 rng(std::hash<std::string>()(name) + projection.size());
+  // Seeded from the file name alone: the folder (a per-run temporary one, or
+  // wherever the checkout is) must not change which deletes a run draws.
+  std::mt19937_64 rng(std::hash<std::string>()(std::filesystem::path(file).filename().string()) +
+                      projection.size());
   struct Case {
     Pattern pattern;
     double fraction;
@@ -132,7 +136,10 @@ void check_file(const std::string& file, const std::vector<std::string>& project
       }
       const bool has_offset_index =
           probe->metadata().row_groups[0].columns[0].offset_index_offset.has_value();
-      if (c.pattern == Pattern::kClustered && c.fraction == 0.9 && has_offset_index) {
+      // (At 90% a draw can delete every row: then whole row groups are skipped
+      // and no page is left to skip.)
+      if (c.pattern == Pattern::kClustered && c.fraction == 0.9 && has_offset_index &&
+          scan.stats().row_groups_read > 0) {
         // Pages whose rows are all deleted were not decoded.
         EXPECT_GT(reader->stats().pages_skipped, 0) << name;
       }
