@@ -27,8 +27,6 @@ namespace {
 
 constexpr int64_t kNumDeletes = 1'000'000;
 
-std::string peers_dir() { return (std::filesystem::path(__FILE__).parent_path() / "peers").string(); }
-
 std::string node_binary() {
   const char* env = std::getenv("PARQUETRY_NODE");
   return env != nullptr && *env != '\0' ? env : "node";

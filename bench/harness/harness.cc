@@ -724,6 +724,11 @@ std::string data_dir() {
   return dir != nullptr ? dir : datasets::default_data_dir("bench-results/data");
 }
 
+std::string peers_dir() {
+  const char* dir = std::getenv("PARQUETRY_BENCH_PEERS_DIR");
+  return dir != nullptr ? dir : std::string(PARQUETRY_SOURCE_DIR) + "/bench/peers";
+}
+
 void record_case_result(ScanResult result) { g_child_result = std::move(result); }
 
 void fail_case(const std::string& message) {
@@ -743,6 +748,7 @@ int run_main(int argc, char** argv) {
     Options options = parse_options(argc, argv);
     if (options.data_dir.empty()) options.data_dir = data_dir();
     setenv("PARQUETRY_BENCH_DATA_DIR", options.data_dir.c_str(), 1);
+    setenv("PARQUETRY_BENCH_PEERS_DIR", options.peers_dir.c_str(), 1);
     register_api_cases();
     const std::string self = self_executable();
     if (!options.compare.empty()) {

@@ -111,6 +111,10 @@ void set_table_peer(std::string suite, std::string table, PeerSpec peer);
 /// Folder of the generated datasets (set by the harness for every case).
 std::string data_dir();
 
+/// Folder of the peer scripts (bench/peers of the source tree, or --peers-dir),
+/// for cases that run a peer script themselves, e.g. to write a dataset.
+std::string peers_dir();
+
 /// Runs the harness (orchestrator, child, listing, datasets, compare). The
 /// parquetry_bench main() is just this.
 int run_main(int argc, char** argv);
