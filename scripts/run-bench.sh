@@ -62,8 +62,9 @@ if [ -d "$build/python/parquetry" ] && /usr/bin/python3 -c "import distributed" 
   case "$profile" in
     # Quick: only the recommended worker setup (Dask's defaults plus the
     # parquetry.dask.MallocTuning plugin); idle clusters of the other setups
-    # would steal CPU from the two-worker runs. Full: every setup.
-    quick) dask_args=(--warmup 1 --measure 3 --configs plugin) ;;
+    # would steal CPU from the two-worker runs; one task per file and tasks
+    # packed to parquetry.dask's default task_rows. Full: every setup and split.
+    quick) dask_args=(--warmup 1 --measure 3 --configs plugin --splits file,rows) ;;
     full) dask_args=(--warmup 2 --measure 10 --configs tuned,defaults,plugin) ;;
   esac
   PYTHONPATH="$build/python" /usr/bin/python3 "$root/bench/python/bench_dask.py" \

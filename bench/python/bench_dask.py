@@ -5,16 +5,21 @@ thread each), all running the same parquetry code.
 
 Workloads (each timed as the median of --measure runs after --warmup runs):
   fold    every value of every column decoded and folded into count / nulls /
-          min / max in C++ (the CLI's `scan`), one task per row group; tasks
-          return only their summaries. This isolates scheduling cost.
+          min / max in C++ (the CLI's `scan`); tasks return only their
+          summaries. This isolates scheduling cost.
   pandas  three numeric columns read into pandas per task and summed
           (read_parquet(...).sum()), the common dataframe path.
 
+Each workload runs with each task split of plan_parquet (--splits): one task
+per file, per row group, or per --task-rows rows packed across files ("rows").
 For each workload:
-  plain          one process, parquetry over the files one by one (no Dask)
+  plain          one process, parquetry over the files one by one (no Dask);
+                 the process runs with parquetry.dask.tune_worker_malloc(), the
+                 allocator settings the "plugin" workers get, so Dask is
+                 compared with the best plain loop, not a slower one
   tasks          one process, the Dask plan's tasks run in a plain loop
   pool-1/pool-2  control without Dask: one task per file on a pool of 1 / 2
-                 warm worker processes (what the machine allows)
+                 warm worker processes (what the machine allows), tuned alike
   dask-1/dask-2  planning + execution on a LocalCluster of 1 / 2 workers, with
                  Dask's default worker environment ("defaults"), without the
                  nanny's MALLOC_TRIM_THRESHOLD_ ("tuned"), and with the defaults
@@ -153,12 +158,12 @@ def measure_interleaved(variants, warmup, measure):
 
 
 PANDAS_COLUMNS = ["fare_amount", "tip_amount", "trip_distance"]
-SPLITS = ("file", "row_group")
+SPLITS = ("file", "row_group", "rows")
 
 
 def pandas_task(task):
-    path, row_groups = task
-    return parquetry.read(path, columns=PANDAS_COLUMNS, row_groups=list(row_groups)).to_pandas().sum()
+    return sum(parquetry.read(path, columns=PANDAS_COLUMNS, row_groups=list(row_groups)).to_pandas().sum()
+               for path, row_groups in pqd.task_pieces(task))
 
 
 def pool_fold(path):
@@ -179,13 +184,13 @@ def pool_run(pool, workload, files, reference):
         assert np.allclose(got.to_numpy(), reference.to_numpy(), rtol=1e-9)
 
 
-def dask_run(workload, files, reference, split):
+def dask_run(workload, files, reference, split, task_rows):
     """One distributed run on the current scheduler: planning included, result checked."""
     if workload == "fold":
-        got = pqd.summarize_parquet(files, split=split)
+        got = pqd.summarize_parquet(files, split=split, task_rows=task_rows)
         assert got == reference, "Dask summary differs from the single-process one"
     else:
-        got = pqd.read_parquet(files, columns=PANDAS_COLUMNS, split=split).sum().compute()
+        got = pqd.read_parquet(files, columns=PANDAS_COLUMNS, split=split, task_rows=task_rows).sum().compute()
         assert np.allclose(got.to_numpy(), reference.to_numpy(), rtol=1e-9)
 
 
@@ -204,7 +209,14 @@ def main():
     # event-loop ticks, profiling), which takes CPU from the two-worker runs that
     # need both cores: the quick profile starts only the ones it reports.
     parser.add_argument("--configs", default="tuned,defaults,plugin")
+    parser.add_argument("--splits", default=",".join(SPLITS))
+    parser.add_argument("--task-rows", type=int, default=pqd.DEFAULT_TASK_ROWS)
     args = parser.parse_args()
+    splits = [s for s in args.splits.split(",") if s]
+    if not splits or any(s not in SPLITS for s in splits):
+        parser.error(f"--splits takes a comma-separated subset of {','.join(SPLITS)}")
+    # The plain loops run in this process: the same allocator settings as the tuned workers.
+    pqd.tune_worker_malloc()
 
     folder = os.path.join(args.data_dir, f"dask-taxi-{args.files}")
     t0 = time.perf_counter()
@@ -220,13 +232,13 @@ def main():
     # Another process may hold Dask's default HTTP port; the scheduler then picks another one.
     warnings.filterwarnings("ignore", message="Port .* is already in use")
 
-    plans = {split: pqd.plan_parquet(files, split=split) for split in SPLITS}
+    plans = {split: pqd.plan_parquet(files, split=split, task_rows=args.task_rows) for split in SPLITS}
     planning = measure_interleaved({"plan": (lambda: pqd.plan_parquet(files), None)},
                                    args.warmup, args.measure)["plan"]
     load_before = os.getloadavg()
     results = {"dataset": {"files": len(files), "rows": args.files * args.rows_per_file,
                            "row_groups": plans["row_group"].row_groups_total,
-                           "tasks": {split: len(plan) for split, plan in plans.items()},
+                           "tasks": {split: len(plan) for split, plan in plans.items()}, "task_rows": args.task_rows,
                            "bytes": sum(os.path.getsize(p) for p in files)},
                "planning": planning, "workloads": {},
                "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
@@ -266,7 +278,8 @@ def main():
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    pools = {n: ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn"))
+    pools = {n: ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn"),
+                                    initializer=pqd.tune_worker_malloc)
              for n in (1, 2)}
 
     workloads = [w for w in args.workloads.split(",") if w]
@@ -277,21 +290,21 @@ def main():
     for w in workloads:
         if w == "fold":
             variants = {"plain": (lambda: parquetry.merge_summaries(parquetry.summarize(p) for p in files), None)}
-            for split in SPLITS:
+            for split in splits:
                 variants[f"tasks/{split}"] = (
                     lambda split=split: parquetry.merge_summaries(task(t) for t in plans[split].tasks), None)
         else:
             variants = {"plain": (
                 lambda: sum(parquetry.read(p, columns=PANDAS_COLUMNS).to_pandas().sum() for p in files), None)}
-            for split in SPLITS:
+            for split in splits:
                 variants[f"tasks/{split}"] = (lambda split=split: sum(pandas_task(t) for t in plans[split].tasks),
                                               None)
         for n, pool in pools.items():
             variants[f"pool-{n}"] = (lambda w=w, pool=pool: pool_run(pool, w, files, reference[w]), None)
         for (config, workers), (_, client) in clusters.items():
-            for split in SPLITS:
+            for split in splits:
                 variants[f"{config}/{split}/dask-{workers}"] = (
-                    lambda w=w, split=split: dask_run(w, files, reference[w], split), client)
+                    lambda w=w, split=split: dask_run(w, files, reference[w], split, args.task_rows), client)
         runs[w] = measure_interleaved(variants, args.warmup, args.measure)
     for cluster, client in clusters.values():
         client.close()
@@ -314,7 +327,7 @@ def main():
         r["derived"] = {}
         plain, plain_cpu = r["plain"]["min_s"], r["plain"]["cpu_median_s"]
         for config, _ in configs:
-            for split in SPLITS:
+            for split in splits:
                 tasks, tasks_cpu = r[f"tasks/{split}"]["min_s"], r[f"tasks/{split}"]["cpu_median_s"]
                 one, two = r[f"{config}/{split}/dask-1"], r[f"{config}/{split}/dask-2"]
                 n = len(plans[split])

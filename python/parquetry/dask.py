@@ -8,7 +8,9 @@
 Planning reads footers only (many in parallel from a thread pool: the
 extension releases the GIL), drops the row groups whose statistics exclude
 ``where`` and turns what is left into tasks: one per row group
-(``split="row_group"``) or per file (``split="file"``). A pruned row group is
+(``split="row_group"``), per file (``split="file"``), or consecutive row
+groups of one or more files packed into tasks of about ``task_rows`` rows
+(``split="rows"``: small files stop costing a task each). A pruned row group is
 never a task, so it costs no scheduling and no worker I/O. Each task opens
 its file on the worker and reads just its row groups (the pages of the
 projected columns, and with ``where`` only the selected rows' pages where
@@ -24,13 +26,15 @@ from dataclasses import dataclass, field
 
 from . import _parquetry, merge_summaries, read, schema, summarize, write
 
-__all__ = ["Plan", "plan_parquet", "read_parquet", "summarize_parquet", "write_parquet", "tune_worker_malloc",
-           "MallocTuning"]
+__all__ = ["Plan", "plan_parquet", "task_pieces", "read_parquet", "summarize_parquet", "write_parquet",
+           "tune_worker_malloc", "MallocTuning"]
 
 
 @dataclass
 class Plan:
-    """What read_parquet will run: ``tasks`` is a list of (path, row groups)."""
+    """What read_parquet will run. ``tasks`` is a list with one entry per task:
+    (path, row groups) for split="row_group" and split="file", and a tuple of
+    such (path, row groups) pieces for split="rows" (see task_pieces)."""
 
     tasks: list
     meta: object  # the empty pandas DataFrame every task's result looks like
@@ -56,12 +60,51 @@ def _expand(paths_or_glob):
     return [os.fspath(p) for p in paths_or_glob]
 
 
-def plan_parquet(paths_or_glob, columns=None, where=None, split="row_group", footer_threads=None):
+DEFAULT_TASK_ROWS = 1 << 20
+
+
+def task_pieces(task):
+    """The (path, row groups) pieces one task reads, in file order."""
+    return [task] if isinstance(task[0], (str, os.PathLike)) else list(task)
+
+
+def _pack_by_rows(footers, task_rows):
+    """Consecutive surviving row groups, across file boundaries, packed into
+    ceil(rows / task_rows) tasks of about equal rows (a row group is never
+    split). A scheduler spends a few milliseconds per task whatever its size
+    (docs/scale-out.md), so packing keeps that cost small next to the decoding
+    of many small files; equal tasks keep the workers busy to the end."""
+    total = sum(num_rows for footer in footers for _, num_rows, _ in footer["row_groups"])
+    count = max(1, -(-total // task_rows))
+    tasks, pieces, rows = [], [], 0
+    for footer in footers:
+        kept = []
+        for index, num_rows, _ in footer["row_groups"]:
+            kept.append(index)
+            rows += num_rows
+            # Task k closes once the rows so far reach k / count of the total.
+            if rows * count >= (len(tasks) + 1) * total:
+                pieces.append((footer["path"], tuple(kept)))
+                tasks.append(tuple(pieces))
+                kept, pieces = [], []
+        if kept:
+            pieces.append((footer["path"], tuple(kept)))
+    if pieces:
+        tasks.append(tuple(pieces))
+    return tasks
+
+
+def plan_parquet(paths_or_glob, columns=None, where=None, split="row_group", footer_threads=None,
+                 task_rows=DEFAULT_TASK_ROWS):
     """Reads the footers of the files (a glob, a folder or a list) in parallel
     and returns the Plan of read_parquet: one task per surviving row group
-    (split="row_group") or per file with any surviving row group (split="file")."""
-    if split not in ("row_group", "file"):
-        raise ValueError('split must be "row_group" or "file"')
+    (split="row_group"), per file with any surviving row group (split="file"),
+    or per run of consecutive surviving row groups, ceil(rows / task_rows)
+    runs of about equal rows (split="rows")."""
+    if split not in ("row_group", "file", "rows"):
+        raise ValueError('split must be "row_group", "file" or "rows"')
+    if split == "rows" and task_rows < 1:
+        raise ValueError("task_rows must be at least 1")
     files = _expand(paths_or_glob)
     if not files:
         raise FileNotFoundError(f"no Parquet files match {paths_or_glob!r}")
@@ -78,12 +121,14 @@ def plan_parquet(paths_or_glob, columns=None, where=None, split="row_group", foo
         groups = footer["row_groups"]
         kept += len(groups)
         rows += sum(r for _, r, _ in groups)
-        if not groups:
+        if not groups or split == "rows":
             continue
         if split == "file":
             tasks.append((footer["path"], tuple(i for i, _, _ in groups)))
         else:
             tasks.extend((footer["path"], (i,)) for i, _, _ in groups)
+    if split == "rows":
+        tasks = _pack_by_rows(footers, task_rows)
     meta = schema(files[0], columns=columns).to_pandas()
     return Plan(tasks=tasks, meta=meta, columns=columns, where=where, files=files,
                 row_groups_total=total, row_groups_pruned=total - kept, rows_planned=rows)
@@ -98,12 +143,17 @@ class _ReadTask:
         self.threads = threads
 
     def __call__(self, task):
-        path, row_groups = task
-        return read(path, columns=self.columns, where=self.where, row_groups=list(row_groups),
-                    threads=self.threads).to_pandas()
+        frames = [read(path, columns=self.columns, where=self.where, row_groups=list(row_groups),
+                       threads=self.threads).to_pandas() for path, row_groups in task_pieces(task)]
+        if len(frames) == 1:
+            return frames[0]
+        import pandas as pd
+
+        return pd.concat(frames, ignore_index=True)
 
 
-def read_parquet(paths_or_glob, columns=None, where=None, split="row_group", threads=1, footer_threads=None):
+def read_parquet(paths_or_glob, columns=None, where=None, split="row_group", threads=1, footer_threads=None,
+                 task_rows=DEFAULT_TASK_ROWS):
     """A dask DataFrame over Parquet files, read by parquetry.
 
     columns: column paths to read (None = all); where: a row predicate in the
@@ -114,7 +164,7 @@ def read_parquet(paths_or_glob, columns=None, where=None, split="row_group", thr
     import dask.dataframe as dd
 
     plan = plan_parquet(paths_or_glob, columns=columns, where=where, split=split,
-                        footer_threads=footer_threads)
+                        footer_threads=footer_threads, task_rows=task_rows)
     return from_plan(plan, threads=threads)
 
 
@@ -129,16 +179,16 @@ def from_plan(plan, threads=1):
 
 
 class _SummaryTask(_ReadTask):
-    """One task of summarize_parquet: fold the row groups of one file in C++."""
+    """One task of summarize_parquet: fold its row groups in C++, one summary per task."""
 
     def __call__(self, task):
-        path, row_groups = task
-        return summarize(path, columns=self.columns, where=self.where, row_groups=list(row_groups),
-                         threads=self.threads)
+        parts = [summarize(path, columns=self.columns, where=self.where, row_groups=list(row_groups),
+                           threads=self.threads) for path, row_groups in task_pieces(task)]
+        return parts[0] if len(parts) == 1 else merge_summaries(parts)
 
 
 def summarize_parquet(paths_or_glob, columns=None, where=None, split="row_group", threads=1, plan=None,
-                      compute=True):
+                      compute=True, task_rows=DEFAULT_TASK_ROWS):
     """count / nulls / min / max of every selected column over many files, one
     task per planned row group (or file) on the current Dask scheduler; only
     the small per-task summaries travel back. `plan` reuses a plan_parquet()
@@ -146,7 +196,7 @@ def summarize_parquet(paths_or_glob, columns=None, where=None, split="row_group"
     import dask
 
     if plan is None:
-        plan = plan_parquet(paths_or_glob, columns=columns, where=where, split=split)
+        plan = plan_parquet(paths_or_glob, columns=columns, where=where, split=split, task_rows=task_rows)
     task = _SummaryTask(plan.columns, plan.where, threads)
     parts = [dask.delayed(task)(t) for t in plan.tasks]
     merged = dask.delayed(merge_summaries)(parts)

@@ -105,6 +105,42 @@ def test_plan_reads_footers_only_and_prunes(dataset):
         pqd.plan_parquet(str(dataset), where="nope = 1")
 
 
+def test_rows_split_packs_row_groups_across_files(dataset):
+    # 2,500 rows a task: two whole files and the first row group of a third.
+    plan = pqd.plan_parquet(str(dataset), split="rows", task_rows=2500)
+    part = lambda f: str(dataset / f"part-{f:02d}.parquet")  # noqa: E731
+    assert plan.tasks[0] == ((part(0), (0, 1)), (part(1), (0, 1)), (part(2), (0,)))
+    assert plan.tasks[1] == ((part(2), (1,)), (part(3), (0, 1)), (part(4), (0, 1)))
+    assert len(plan) == 16  # 40,000 rows / 2,500
+    # Every surviving row group is in exactly one task, in file order.
+    pieces = [(p, rg) for task in plan.tasks for p, rgs in pqd.task_pieces(task) for rg in rgs]
+    assert pieces == [(part(f), rg) for f in range(FILES) for rg in range(GROUPS_PER_FILE)]
+    # Pruning first, then packing: 2,500 planned rows make ceil(2500 / 2000) = 2 tasks of about 1,250.
+    selective = pqd.plan_parquet(str(dataset), where="id < 2250", split="rows", task_rows=2000)
+    assert selective.tasks == [((part(0), (0, 1)), (part(1), (0,))), ((part(1), (1,)), (part(2), (0,)))]
+    # Equal tasks: 40,000 rows at 3,000 make 14 tasks of 5 or 6 row groups, not 13 of 6 and one of 2.
+    sizes = [sum(len(rgs) for _, rgs in task) for task in pqd.plan_parquet(str(dataset), split="rows",
+                                                                          task_rows=3000).tasks]
+    assert len(sizes) == 14 and set(sizes) == {5, 6} and sum(sizes) == FILES * GROUPS_PER_FILE
+    # A task as large as the dataset: one task.
+    assert len(pqd.plan_parquet(str(dataset), split="rows", task_rows=10**9)) == 1
+    with pytest.raises(ValueError, match="task_rows"):
+        pqd.plan_parquet(str(dataset), split="rows", task_rows=0)
+
+
+def test_rows_split_on_the_cluster(dataset, single_process, client):
+    ddf = pqd.read_parquet(str(dataset), split="rows", task_rows=3000)
+    assert ddf.npartitions == 14  # ceil(40,000 / 3,000)
+    assert_same(compute_all(aggregates(ddf)), aggregates(single_process))
+    where = "id < 2250 AND passengers >= 3"
+    got = pqd.read_parquet(str(dataset), columns=["id", "passengers"], where=where, split="rows",
+                           task_rows=2000).compute().reset_index(drop=True)
+    expected = single_process[(single_process.id < 2250) & (single_process.passengers >= 3)]
+    pd.testing.assert_frame_equal(got, expected[["id", "passengers"]].reset_index(drop=True))
+    whole = parquetry.merge_summaries(parquetry.summarize(str(dataset / f)) for f in sorted(os.listdir(dataset)))
+    assert pqd.summarize_parquet(str(dataset), split="rows", task_rows=7000) == whole
+
+
 def test_two_workers_get_the_single_process_aggregates(dataset, single_process, client):
     assert len(client.scheduler_info()["workers"]) == 2
     ddf = pqd.read_parquet(str(dataset / "*.parquet"))
