@@ -111,7 +111,12 @@ TEST(SelectionFold, MaskedLanesSkipUnselectedExtremes) {
   constexpr int64_t kRows = 5000;
   std::mt19937_64 rng(99);
   BatchSchema schema;
-  schema.fields = {Field{"d", DataType::make(TypeId::kFloat64)}, Field{"i", DataType::make(TypeId::kInt64)}};
+  for (const auto& [name, id] : {std::pair{"d", TypeId::kFloat64}, std::pair{"i", TypeId::kInt64}}) {
+    Field field;
+    field.name = name;
+    field.type = DataType::make(id);
+    schema.fields.push_back(field);
+  }
   auto shared_schema = std::make_shared<BatchSchema>(schema);
   const double kSpecial[] = {std::numeric_limits<double>::quiet_NaN(),
                              std::numeric_limits<double>::infinity(),
