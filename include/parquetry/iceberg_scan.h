@@ -110,6 +110,15 @@ class MergeOnReadReader final : public BatchReader {
 
   std::shared_ptr<const BatchSchema> schema() const override;
   bool next(RecordBatch& out) override;
+  /// The next row group with surviving rows, left in place instead of
+  /// compacted: `out` holds every row read for it (the whole row group, or
+  /// all but its long deleted runs) and `selection` marks the survivors
+  /// (bit i = row i of `out`, (out.num_rows + 7) / 8 bytes), or is empty when
+  /// every row of `out` survives. Returns the number of surviving rows; 0 at
+  /// the end. For consumers that visit only the selected rows anyway
+  /// (ScanAccumulator::add with a selection): nothing is copied. Do not mix
+  /// with next() on one reader.
+  int64_t next_selection(RecordBatch& out, std::vector<uint8_t>& selection);
 
   /// Deleted runs of at least min(kSkipRows, max(64, row group rows / 16))
   /// rows are not read (their pages can be skipped); shorter ones are read

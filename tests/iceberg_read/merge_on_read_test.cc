@@ -34,6 +34,35 @@ std::vector<std::string> rows_of(BatchReader& batches) {
   return out;
 }
 
+// The surviving rows next_selection() hands out, as JSON texts, checking
+// each call's count and bitmap size on the way.
+std::vector<std::string> selected_rows_of(MergeOnReadReader& scan) {
+  std::vector<std::string> out;
+  RecordBatch batch;
+  std::vector<uint8_t> selection = {0xFF};  // stale contents must not leak into the next call
+  for (int64_t kept; (kept = scan.next_selection(batch, selection)) > 0;) {
+    int64_t seen = 0;
+    if (!selection.empty()) {
+      EXPECT_EQ(int64_t(selection.size()), (batch.num_rows + 7) / 8);
+      // Bits past the last row are clear.
+      for (int64_t r = batch.num_rows; r < int64_t(selection.size()) * 8; ++r) {
+        EXPECT_FALSE((selection[size_t(r >> 3)] >> (r & 7)) & 1) << r;
+      }
+    }
+    for (int64_t r = 0; r < batch.num_rows; ++r) {
+      if (!selection.empty() && !((selection[size_t(r >> 3)] >> (r & 7)) & 1)) continue;
+      ++seen;
+      JsonWriter writer;
+      write_json_row(writer, batch, r);
+      out.push_back(writer.take());
+    }
+    EXPECT_EQ(seen, kept);
+  }
+  EXPECT_TRUE(selection.empty());
+  EXPECT_EQ(batch.num_rows, 0);
+  return out;
+}
+
 std::vector<std::string> naive_filter(const std::string& file, const ReaderOptions& options,
                                       const PositionDeleteIndex& deletes) {
   auto reader = FileReader::open(file, options);
@@ -127,6 +156,20 @@ void check_file(const std::string& file, const std::vector<std::string>& project
       }
       EXPECT_EQ(scan.stats().rows_returned, int64_t(expected.size()));
       EXPECT_EQ(scan.stats().rows_deleted, rows - int64_t(expected.size()));
+      {
+        // The same rows, left in place and marked by selection bitmaps.
+        auto in_place_reader = FileReader::open(file, options);
+        MergeOnReadReader in_place(*in_place_reader, deletes, mor);
+        const std::vector<std::string> selected = selected_rows_of(in_place);
+        ASSERT_EQ(selected.size(), expected.size())
+            << name << " next_selection, pattern " << int(c.pattern) << " " << c.fraction;
+        for (size_t i = 0; i < selected.size(); ++i) {
+          ASSERT_EQ(selected[i], expected[i])
+              << name << " next_selection, row " << i << " pattern " << int(c.pattern) << " " << c.fraction;
+        }
+        EXPECT_EQ(in_place.stats().rows_returned, int64_t(expected.size()));
+        EXPECT_EQ(in_place.stats().rows_deleted, rows - int64_t(expected.size()));
+      }
       if (c.pattern == Pattern::kEverySecondRowGroup && starts.size() > 2) {
         EXPECT_EQ(scan.stats().row_groups_skipped, int64_t(starts.size() - 1 + 1) / 2) << name;
       }

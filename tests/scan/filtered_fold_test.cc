@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -100,6 +102,100 @@ TEST(SelectionFold, EqualsTheFoldOfTheSelectedRowsCopiedOut) {
   }
   EXPECT_GE(files, 40);
   EXPECT_GT(selected_total, 10000);
+}
+
+// Columns whose extremes (and NaN, infinities, the int64 limits) sit mostly
+// on unselected or null rows: the masked lanes must fold only selected valid
+// values, whatever the mix of full, sparse and partial 64-row words.
+TEST(SelectionFold, MaskedLanesSkipUnselectedExtremes) {
+  constexpr int64_t kRows = 5000;
+  std::mt19937_64 rng(99);
+  BatchSchema schema;
+  for (const auto& [name, id] : {std::pair{"d", TypeId::kFloat64}, std::pair{"i", TypeId::kInt64}}) {
+    Field field;
+    field.name = name;
+    field.type = DataType::make(id);
+    schema.fields.push_back(field);
+  }
+  auto shared_schema = std::make_shared<BatchSchema>(schema);
+  const double kSpecial[] = {std::numeric_limits<double>::quiet_NaN(),
+                             std::numeric_limits<double>::infinity(),
+                             -std::numeric_limits<double>::infinity(), 1e300, -1e300};
+  const int64_t kExtremes[] = {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};
+  for (double density : {0.03, 0.3, 0.7, 0.99}) {
+    SCOPED_TRACE("density " + std::to_string(density));
+    // Runs of selected and unselected words as well as scattered bits.
+    std::vector<uint8_t> selection = random_selection(kRows, density, rng);
+    for (size_t b = 0; b + 8 <= selection.size(); b += 24)
+      std::memset(&selection[b], rng() % 2 ? 0xFF : 0, 8);
+    Buffer doubles, integers, validity;
+    validity.resize(size_t((kRows + 7) / 8));
+    std::memset(validity.data(), 0, validity.size());
+    int64_t nulls = 0;
+    for (int64_t r = 0; r < kRows; ++r) {
+      const bool valid = rng() % 7 != 0;
+      const bool selected = (selection[size_t(r >> 3)] >> (r & 7)) & 1;
+      // Selected valid rows hold ordinary values (or NaN, which no fold
+      // takes); the extremes go to the rows a fold must skip.
+      double d = double(int64_t(rng() % 2001) - 1000) / 8;
+      int64_t v = int64_t(rng() % 100001) - 50000;
+      if (!(valid && selected) && rng() % 2 == 0) {
+        d = kSpecial[rng() % 5];
+        v = kExtremes[rng() % 2];
+      } else if (rng() % 20 == 0) {
+        d = kSpecial[0];
+      }
+      doubles.append(&d, 8);
+      integers.append(&v, 8);
+      if (valid) {
+        validity.data()[r >> 3] |= uint8_t(1u << (r & 7));
+      } else {
+        ++nulls;
+      }
+    }
+    RecordBatch batch;
+    batch.schema = shared_schema;
+    batch.num_rows = kRows;
+    const BufferRef valid = BufferRef::adopt(std::move(validity));
+    for (Buffer* values : {&doubles, &integers}) {
+      auto array = std::make_shared<ArrayData>();
+      array->type =
+          std::make_shared<DataType>(DataType::make(values == &doubles ? TypeId::kFloat64 : TypeId::kInt64));
+      array->length = kRows;
+      array->null_count = nulls;
+      array->buffers = {valid, BufferRef::adopt(std::move(*values))};
+      batch.columns.push_back(array);
+    }
+    const std::vector<RowRange> ranges = ranges_from_bitmap(selection.data(), kRows);
+    ScanAccumulator want(schema);
+    want.add(select_ranges(batch, ranges));
+    ScanAccumulator got(schema);
+    got.add(batch, selection.data());
+    expect_same(got.summary(), want.summary());
+    // And against a plain loop over the rows.
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    int64_t low = std::numeric_limits<int64_t>::max(), high = std::numeric_limits<int64_t>::min();
+    int64_t count = 0;
+    const double* d = batch.columns[0]->buffers[1].as<double>();
+    const int64_t* v = batch.columns[1]->buffers[1].as<int64_t>();
+    for (int64_t r = 0; r < kRows; ++r) {
+      if (!((selection[size_t(r >> 3)] >> (r & 7)) & 1) || !batch.columns[0]->is_valid(r)) continue;
+      ++count;
+      if (d[r] < lo) lo = d[r];
+      if (d[r] > hi) hi = d[r];
+      low = std::min(low, v[r]);
+      high = std::max(high, v[r]);
+    }
+    const ColumnScanSummary& folded_d = got.summary().columns[0];
+    const ColumnScanSummary& folded_i = got.summary().columns[1];
+    EXPECT_EQ(folded_d.count, count);
+    EXPECT_EQ(std::get<double>(folded_d.min), lo);
+    EXPECT_EQ(std::get<double>(folded_d.max), hi);
+    EXPECT_GT(lo, -1000);  // the extremes really were left out
+    EXPECT_EQ(std::get<int64_t>(folded_i.min), low);
+    EXPECT_EQ(std::get<int64_t>(folded_i.max), high);
+    EXPECT_GT(low, -50001);
+  }
 }
 
 TEST(SelectionFold, MergeEqualsOneAccumulator) {

@@ -1,10 +1,12 @@
 // SNAPPY: the raw snappy format (a varint uncompressed length, then tags).
+// libsnappy compresses; pages are decoded by snappy_decompress.cc.
 #include <snappy.h>
 
 #include <cstdint>
 #include <string>
 
 #include "parquetry/compression/codec_impl.h"
+#include "parquetry/compression/snappy_decompress.h"
 #include "parquetry/error.h"
 
 namespace parquetry::compression_detail {
@@ -18,17 +20,12 @@ class SnappyCodec final : public Codec {
 
   void decompress(std::span<const uint8_t> input, std::span<uint8_t> output) override {
     if (handle_empty_input(kSnappy, input, output)) return;
-    const auto* in = reinterpret_cast<const char*>(input.data());
     // The stream starts with its own uncompressed length; it must agree with
-    // the page header before snappy writes a byte.
-    size_t stated = 0;
-    if (!snappy::GetUncompressedLength(in, input.size(), &stated)) {
-      throw_codec_corrupt(kSnappy, "invalid uncompressed length prefix");
-    }
-    if (stated != output.size()) throw_size_mismatch(kSnappy, stated, output.size());
-    if (!snappy::RawUncompress(in, input.size(), reinterpret_cast<char*>(output_pointer(output)))) {
-      throw_codec_corrupt(kSnappy, "malformed compressed data");
-    }
+    // the page header before a byte is written.
+    uint64_t stated = 0;
+    const SnappyStatus status = snappy_decompress(input, output, &stated);
+    if (status == SnappyStatus::kLengthMismatch) throw_size_mismatch(kSnappy, size_t(stated), output.size());
+    if (status != SnappyStatus::kOk) throw_codec_corrupt(kSnappy, describe(status));
   }
 
   size_t compress(std::span<const uint8_t> input, Buffer& out) override {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -163,7 +164,10 @@ RecordBatch MergeOnReadReader::read_with_deletes(int32_t g, int64_t first, int64
 bool MergeOnReadReader::next(RecordBatch& out) {
   for (;;) {
     while (position_ >= current_.num_rows) {
-      current_ = RecordBatch{};  // let the reader reuse the previous row group's buffers
+      // Let the reader reuse the previous row group's buffers: drop ours and
+      // the caller's last slices of them (at the end `out` keeps its batch).
+      current_ = RecordBatch{};
+      if (next_group_ < order_.size()) out.columns.clear();
       if (!load_next_row_group()) return false;
     }
     if (dropped_ == 0) {
@@ -215,6 +219,33 @@ bool MergeOnReadReader::next(RecordBatch& out) {
     stats_.rows_returned += kept;
     return true;
   }
+}
+
+int64_t MergeOnReadReader::next_selection(RecordBatch& out, std::vector<uint8_t>& selection) {
+  // The caller's batch is the previous row group: release it first so the
+  // reader refills those buffers instead of faulting in new ones.
+  out.columns.clear();
+  current_ = RecordBatch{};
+  if (!load_next_row_group()) {
+    out = RecordBatch{};
+    selection.clear();
+    return 0;
+  }
+  out = std::move(current_);
+  current_ = RecordBatch{};
+  position_ = 0;
+  const int64_t kept = out.num_rows - dropped_;
+  if (dropped_ == 0) {
+    selection.clear();
+  } else {
+    // keep_ holds the bits little-endian word by word: byte k is rows 8k..8k+7.
+    selection.resize(size_t((out.num_rows + 7) / 8));
+    std::memcpy(selection.data(), keep_.data(), selection.size());
+    if (out.num_rows % 8 != 0) selection.back() &= uint8_t((1u << (out.num_rows % 8)) - 1);
+  }
+  dropped_ = 0;
+  stats_.rows_returned += kept;
+  return kept;
 }
 
 }  // namespace parquetry::iceberg

@@ -5,7 +5,11 @@
 #include <cstring>
 #include <limits>
 #include <string_view>
+#include <type_traits>
 #include <vector>
+#ifdef __AVX512F__
+#include <immintrin.h>
+#endif
 
 #include "parquetry/error.h"
 #include "parquetry/table/select.h"
@@ -146,9 +150,106 @@ int64_t for_each_row(const ArrayData& a, Rows rows, Visit&& visit) {
   return visited;
 }
 
+// Running min/max in eight independent lanes kept across calls, so that a
+// fold through a selection pays the lane setup and the final reduction once
+// per array, not once per 64-row word.
+template <typename Acc>
+struct MinMaxLanes {
+  static constexpr int kLanes = 8;
+  static constexpr Acc kLoIdentity = std::numeric_limits<Acc>::has_infinity
+                                         ? std::numeric_limits<Acc>::infinity()
+                                         : std::numeric_limits<Acc>::max();
+  static constexpr Acc kHiIdentity = std::numeric_limits<Acc>::has_infinity
+                                         ? -std::numeric_limits<Acc>::infinity()
+                                         : std::numeric_limits<Acc>::lowest();
+  Acc mn[kLanes], mx[kLanes];
+
+  MinMaxLanes() {
+    for (int j = 0; j < kLanes; ++j) {
+      mn[j] = kLoIdentity;
+      mx[j] = kHiIdentity;
+    }
+  }
+  // Every one of values[0, 64).
+  template <typename T>
+  void add_all64(const T* values) {
+    for (int i = 0; i < 64; i += kLanes) {
+      for (int j = 0; j < kLanes; ++j) {
+        const Acc v = Acc(values[i + j]);
+        mn[j] = v < mn[j] ? v : mn[j];
+        mx[j] = v > mx[j] ? v : mx[j];
+      }
+    }
+  }
+  // values[i] for each bit i of `word` (i < n <= 64): masked-out values
+  // become the identities instead of branching, so this vectorises too.
+  template <typename T>
+  void add_masked(const T* values, int64_t n, uint64_t word) {
+    int64_t i = 0;
+#ifdef __AVX512F__
+    // The compiler cannot turn one bit per lane into a vector mask; a byte of
+    // `word` is exactly an AVX-512 lane mask. min(v, m) keeps m when v is NaN,
+    // as the portable loop below does.
+    if constexpr (std::is_same_v<T, double> && std::is_same_v<Acc, double>) {
+      __m512d lo = _mm512_loadu_pd(mn), hi = _mm512_loadu_pd(mx);
+      for (; i + kLanes <= n; i += kLanes) {
+        const __mmask8 m = __mmask8(word >> i);
+        const __m512d v = _mm512_loadu_pd(values + i);
+        lo = _mm512_mask_min_pd(lo, m, v, lo);
+        hi = _mm512_mask_max_pd(hi, m, v, hi);
+      }
+      _mm512_storeu_pd(mn, lo);
+      _mm512_storeu_pd(mx, hi);
+    } else if constexpr (std::is_same_v<T, int64_t> && std::is_same_v<Acc, int64_t>) {
+      __m512i lo = _mm512_loadu_si512(mn), hi = _mm512_loadu_si512(mx);
+      for (; i + kLanes <= n; i += kLanes) {
+        const __mmask8 m = __mmask8(word >> i);
+        const __m512i v = _mm512_loadu_si512(values + i);
+        lo = _mm512_mask_min_epi64(lo, m, v, lo);
+        hi = _mm512_mask_max_epi64(hi, m, v, hi);
+      }
+      _mm512_storeu_si512(mn, lo);
+      _mm512_storeu_si512(mx, hi);
+    }
+#endif
+    for (; i + kLanes <= n; i += kLanes) {
+      for (int j = 0; j < kLanes; ++j) {
+        const bool valid = (word >> (i + j)) & 1;
+        const Acc v = Acc(values[i + j]);
+        const Acc vmin = valid ? v : kLoIdentity;
+        const Acc vmax = valid ? v : kHiIdentity;
+        mn[j] = vmin < mn[j] ? vmin : mn[j];
+        mx[j] = vmax > mx[j] ? vmax : mx[j];
+      }
+    }
+    for (; i < n; ++i) {
+      if (!((word >> i) & 1)) continue;
+      const Acc v = Acc(values[i]);
+      mn[0] = v < mn[0] ? v : mn[0];
+      mx[0] = v > mx[0] ? v : mx[0];
+    }
+  }
+  // Only the set bits of `word`, one by one (few of them).
+  template <typename T>
+  void add_sparse(const T* values, uint64_t word) {
+    for (; word != 0; word &= word - 1) {
+      const Acc v = Acc(values[std::countr_zero(word)]);
+      mn[0] = v < mn[0] ? v : mn[0];  // NaN compares false: never taken
+      mx[0] = v > mx[0] ? v : mx[0];
+    }
+  }
+  void finish(Acc& lo, Acc& hi) const {
+    for (int j = 0; j < kLanes; ++j) {
+      lo = mn[j] < lo ? mn[j] : lo;
+      hi = mx[j] > hi ? mx[j] : hi;
+    }
+  }
+};
+
 // Folds min/max over the valid selected values, 64 slots at a time; returns
-// how many were folded. Words with few rows (a selective filter) visit just
-// those rows; fuller words go through the vectorised block.
+// how many were folded. Full words take the unmasked lanes, words with few
+// rows (a selective filter) visit just those rows, the others the masked
+// lanes.
 template <typename T, typename Acc>
 int64_t fold_min_max(const ArrayData& a, Rows rows, Acc& lo, Acc& hi) {
   const T* values = a.buffers[1].as<T>() + a.offset;
@@ -158,24 +259,23 @@ int64_t fold_min_max(const ArrayData& a, Rows rows, Acc& lo, Acc& hi) {
     return a.length;
   }
   constexpr int kSparseWord = 6;  // at most this many rows: visit them one by one
+  MinMaxLanes<Acc> lanes;
   int64_t valid = 0;
   for (int64_t block = 0; block < a.length; block += 64) {
     const int64_t n = std::min<int64_t>(64, a.length - block);
-    uint64_t word = rows.valid_word(a, validity, block, n);
+    const uint64_t word = rows.valid_word(a, validity, block, n);
     if (word == 0) continue;
     const int count = std::popcount(word);
     valid += count;
-    if (count <= kSparseWord) {
-      for (; word != 0; word &= word - 1) {
-        const Acc v = Acc(values[block + std::countr_zero(word)]);
-        lo = v < lo ? v : lo;  // NaN compares false: never taken
-        hi = v > hi ? v : hi;
-      }
-      continue;
+    if (count == 64) {
+      lanes.add_all64(values + block);
+    } else if (count <= kSparseWord) {
+      lanes.add_sparse(values + block, word);
+    } else {
+      lanes.add_masked(values + block, n, word);
     }
-    const uint64_t full = n == 64 ? ~uint64_t(0) : ((uint64_t(1) << n) - 1);
-    min_max_block<T, Acc>(values + block, n, word, word == full, lo, hi);
   }
+  lanes.finish(lo, hi);
   return valid;
 }
 
