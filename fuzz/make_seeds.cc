@@ -4,8 +4,10 @@
 //   make_seeds <parquet-testing dir> <output dir>
 //
 // creates <output dir>/<target>/seed-N for the targets thrift, footer, file,
-// page, variant, shredded and puffin. Each seed uses the input layout its target's
+// page, variant, shredded, puffin and snappy. Each seed uses the input layout its target's
 // comment describes (a selector or configuration prefix, then real bytes).
+#include <snappy.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -232,6 +234,41 @@ void puffin_seeds(Corpus& corpus) {
   }
 }
 
+// Page-like shapes (sorted int64, repeated strings, text, zeros), both as
+// data for the round-trip mode and as libsnappy streams for the hostile mode.
+void snappy_seeds(Corpus& corpus) {
+  std::vector<Bytes> shapes;
+  Bytes sorted;
+  for (int64_t v = 1000; v < 1000 + 4096; v += 3) {
+    const auto* p = reinterpret_cast<const uint8_t*>(&v);
+    sorted.insert(sorted.end(), p, p + 8);
+  }
+  shapes.push_back(sorted);
+  Bytes strings;
+  for (int i = 0; i < 300; ++i) {
+    const std::string value =
+        "s3://bucket/warehouse/db/table/data/part-" + std::to_string(i / 7) + ".parquet";
+    const uint32_t length = uint32_t(value.size());
+    const auto* p = reinterpret_cast<const uint8_t*>(&length);
+    strings.insert(strings.end(), p, p + 4);
+    strings.insert(strings.end(), value.begin(), value.end());
+  }
+  shapes.push_back(strings);
+  Bytes text;
+  for (uint32_t i = 0, x = 12345; i < 5000; ++i) {
+    x = x * 1103515245u + 12345u;
+    text.push_back(uint8_t('a' + (x >> 16) % 6));
+  }
+  shapes.push_back(text);
+  shapes.push_back(Bytes(70000, 0));
+  for (const Bytes& shape : shapes) {
+    corpus.add("snappy", with_prefix({1}, shape.data(), shape.size()));
+    std::string packed;
+    snappy::Compress(reinterpret_cast<const char*>(shape.data()), shape.size(), &packed);
+    corpus.add("snappy", with_prefix({0}, reinterpret_cast<const uint8_t*>(packed.data()), packed.size()));
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -250,6 +287,7 @@ int main(int argc, char** argv) {
   variant_seeds(testing / "variant", corpus);
   shredded_seeds(testing / "shredded_variant", corpus);
   puffin_seeds(corpus);
+  snappy_seeds(corpus);
   corpus.report();
   return 0;
 }
