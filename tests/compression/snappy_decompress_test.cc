@@ -134,6 +134,9 @@ TEST(SnappyDecompress, HostileStreamsAreRejected) {
   // A literal whose length bytes are missing, and one claiming 4 GiB of a 1-byte stream.
   EXPECT_EQ(decode({5, 62 << 2, 1}, 5, out), SnappyStatus::kTruncatedTag);
   EXPECT_EQ(decode({5, 63 << 2, 0xFF, 0xFF, 0xFF, 0xFF, 'a'}, 5, out), SnappyStatus::kLiteralPastInput);
+  // Found by the snappy fuzz target: a stream already complete, then that 2^32-byte literal.
+  // libsnappy's 32-bit length wraps to an empty literal and accepts it; the length is still a lie.
+  EXPECT_EQ(decode({1, 0, '2', 63 << 2, 0xFF, 0xFF, 0xFF, 0xFF}, 1, out), SnappyStatus::kLiteralPastInput);
   // Copies whose offset bytes are missing.
   EXPECT_EQ(decode({5, 0, 'a', 0x01}, 5, out), SnappyStatus::kTruncatedTag);
   EXPECT_EQ(decode({5, 0, 'a', 0x02, 1}, 5, out), SnappyStatus::kTruncatedTag);
