@@ -405,16 +405,15 @@ bool ChunkDecoder::decode_selected_page(const Page& page, int64_t first_row, con
                   std::to_string(n - non_null));
   }
   // The selected rows of the page: their validity goes to the output, the
-  // ordinals of the defined ones to ordinals_.
-  int64_t selected = 0;
-  for (int64_t block = 0; block < n; block += 64)
-    selected += std::popcount(bits::word_at(selection, first_row + block, std::min<int64_t>(64, n - block)));
-  ordinals_.resize(size_t(selected) * 4);
+  // ordinals of the defined ones (their index among the page's values) to
+  // ordinals_. Both are sized for every row of the page, then trimmed.
+  ordinals_.resize(size_t(n) * 4);
   uint32_t* ordinals = ordinals_.as<uint32_t>();
   int64_t k = 0;
-  if (valid != nullptr) {
+  int64_t selected = 0;
+  if (valid != nullptr && non_null < n) {
     Buffer& validity = *out.validity;
-    validity.resize(size_t(bits::bytes_for_bits(out.num_levels + selected)));
+    validity.resize(size_t(bits::bytes_for_bits(out.num_levels + n)));
     uint8_t* out_valid = validity.data();
     int64_t row = out.num_levels;
     int64_t rank = 0;  // defined rows before the block
@@ -429,14 +428,23 @@ bool ChunkDecoder::decode_selected_page(const Page& page, int64_t first_row, con
       }
       rank += std::popcount(defined);
     }
+    selected = row - out.num_levels;
     out.null_count += selected - k;
   } else {
+    // Every row defined: a row's ordinal is its position.
     for (int64_t block = 0; block < n; block += 64) {
       const int64_t m = std::min<int64_t>(64, n - block);
       for (uint64_t word = bits::word_at(selection, first_row + block, m); word != 0; word &= word - 1)
         ordinals[k++] = uint32_t(block + std::countr_zero(word));
     }
+    selected = k;
+    if (valid != nullptr) {
+      Buffer& validity = *out.validity;
+      validity.resize(size_t(bits::bytes_for_bits(out.num_levels + selected)));
+      encoding::fill_bits(validity.data(), out.num_levels, selected, true);
+    }
   }
+  if (valid != nullptr) out.validity->resize(size_t(bits::bytes_for_bits(out.num_levels + selected)));
   if (plain_fixed) {
     const size_t width = size_t(spec_.width());
     if (size_t(non_null) * width > values_data.size())
