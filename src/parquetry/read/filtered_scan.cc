@@ -553,11 +553,13 @@ struct FilteredScan::Impl {
       const bool whole = e.all_candidates();
       const int64_t read_rows_count = total_rows(e.candidates);
       take_selection(e, selection);
+      // Every row kept (a non-selective filter): fold as the full scan does, without the bitmap.
+      const bool every_row = e.kept == read_rows_count;
       auto fold = [&](size_t f, std::shared_ptr<ArrayData> array, bool survivors_only = false) {
         column.schema = column_schemas[f];
         column.num_rows = survivors_only ? e.kept : read_rows_count;
         column.columns.assign(1, std::move(array));
-        folds[f].add(column, survivors_only ? nullptr : selection.data());
+        folds[f].add(column, survivors_only || every_row ? nullptr : selection.data());
         column.columns.clear();  // unshared again: the next column decodes into the same memory
       };
       // A sparse selection over the whole row group: the other columns decode
