@@ -88,6 +88,14 @@ class FileReader {
   /// cache before decoding the next.
   std::shared_ptr<ArrayData> read_field(int row_group, int field);
   std::shared_ptr<ArrayData> read_field(int row_group, int field, std::span<const RowRange> ranges);
+  /// Decodes only the rows of a row group whose bit is set in `selection`
+  /// (bit i = row i; the bitmap covers all the row group's rows) of one
+  /// projected top-level field; the array holds just those rows, in order.
+  /// A flat leaf of fixed-width values (or dictionary indices) decodes its
+  /// levels whole but its values only at the selected rows, which is what a
+  /// sparse filter wants; other fields are decoded whole and the rows picked
+  /// afterwards. Pages are still read and decompressed whole.
+  std::shared_ptr<ArrayData> read_field_selected(int row_group, int field, const uint8_t* selection);
 
   /// What the reader has touched so far.
   struct Stats {

@@ -100,6 +100,49 @@ TEST(Rle, RoundTripsEveryWidthInSeveralBatches) {
   }
 }
 
+TEST(Rle, DecodeAtReadsOnlyTheWantedPositions) {
+  std::mt19937_64 rng(4321);
+  for (int w = 0; w <= 32; ++w) {
+    uint64_t limit = w == 32 ? ~0u : (uint64_t(1) << w) - 1;
+    std::vector<uint32_t> v;
+    while (v.size() < 3000) {
+      uint32_t value = uint32_t(rng() & limit);
+      size_t run = (rng() % 3 == 0) ? 1 + rng() % 100 : 1;
+      v.insert(v.end(), run, value);
+    }
+    auto bytes = encode(v, w);
+    for (int density : {1, 10, 60, 100}) {
+      std::vector<uint32_t> positions;
+      for (uint32_t i = 0; i < v.size(); ++i) {
+        if (int(rng() % 100) < density) positions.push_back(i);
+      }
+      RleBitPackedDecoder decoder(bytes, w);
+      std::vector<uint32_t> got(positions.size());
+      ASSERT_EQ(decoder.decode_at(positions.data(), int64_t(positions.size()), got.data()),
+                int64_t(positions.size()));
+      for (size_t i = 0; i < positions.size(); ++i)
+        ASSERT_EQ(got[i], v[positions[i]]) << "w=" << w << " position " << positions[i];
+      // The decoder continues right after the last position read.
+      const int64_t next = positions.empty() ? 0 : int64_t(positions.back()) + 1;
+      if (next < int64_t(v.size())) {
+        uint32_t after = 0;
+        ASSERT_EQ(decoder.decode(&after, 1), 1);
+        EXPECT_EQ(after, v[size_t(next)]) << "w=" << w;
+      }
+    }
+    // Positions past the end: only those before it are decoded.
+    const uint32_t beyond[] = {5, uint32_t(v.size()) + 20};
+    RleBitPackedDecoder decoder(bytes, w);
+    uint32_t got[2];
+    EXPECT_EQ(decoder.decode_at(beyond, 2, got), 1);
+    EXPECT_EQ(got[0], v[5]);
+    // Positions must ascend.
+    const uint32_t backwards[] = {9, 9};
+    RleBitPackedDecoder again(bytes, w);
+    EXPECT_THROW(again.decode_at(backwards, 2, got), Error);
+  }
+}
+
 TEST(Rle, EncodingInPiecesEqualsEncodingAtOnce) {
   std::mt19937 rng(17);
   std::vector<uint32_t> v;

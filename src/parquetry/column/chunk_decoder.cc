@@ -1,6 +1,7 @@
 #include "parquetry/column/chunk_decoder.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <string>
 
@@ -9,6 +10,7 @@
 #include "parquetry/encoding/buffer_append.h"
 #include "parquetry/encoding/rle.h"
 #include "parquetry/error.h"
+#include "parquetry/util/bit_util.h"
 
 namespace parquetry {
 
@@ -42,9 +44,7 @@ Buffer& writable(std::shared_ptr<Buffer>& slot) {
   return *slot;
 }
 
-void ChunkDecoder::decode(PageReader* pages_or_null, int64_t expected_levels, ChunkValues& out) {
-  // expected_levels < 0: unknown (a subset of the pages is read).
-  const bool check_count = expected_levels >= 0;
+void ChunkDecoder::reset_output(int64_t reserve_levels, ChunkValues& out) {
   has_dictionary_ = false;
   dictionary_size_ = 0;
   out.num_levels = 0;
@@ -56,9 +56,6 @@ void ChunkDecoder::decode(PageReader* pages_or_null, int64_t expected_levels, Ch
   out.dictionary_offsets.reset();
   out.dictionary_size = 0;
   gathered_fallback_ = false;
-  // Reserve from the declared count, but never trust it for more than a
-  // bounded up-front allocation: buffers grow as pages prove their content.
-  const int64_t reserve_levels = std::min<int64_t>(check_count ? expected_levels : 0, int64_t(1) << 22);
   auto prepare = [&](std::shared_ptr<Buffer>& slot, bool wanted, int64_t bytes) {
     if (!wanted) {
       slot.reset();
@@ -82,6 +79,14 @@ void ChunkDecoder::decode(PageReader* pages_or_null, int64_t expected_levels, Ch
     int32_t zero = 0;
     out.offsets->append(&zero, 4);
   }
+}
+
+void ChunkDecoder::decode(PageReader* pages_or_null, int64_t expected_levels, ChunkValues& out) {
+  // expected_levels < 0: unknown (a subset of the pages is read).
+  const bool check_count = expected_levels >= 0;
+  // Reserve from the declared count, but never trust it for more than a
+  // bounded up-front allocation: buffers grow as pages prove their content.
+  reset_output(std::min<int64_t>(check_count ? expected_levels : 0, int64_t(1) << 22), out);
 
   // A chunk without values (an empty row group) has nothing worth parsing;
   // some writers leave its page offsets pointing anywhere.
@@ -302,6 +307,190 @@ void ChunkDecoder::gather_dictionary(std::span<const uint8_t> data, int64_t coun
     throw_corrupt("page holds fewer dictionary indices than values");
   gather(spec_, indices, count, dictionary_values_, dictionary_offsets_, dictionary_size_, *out.values,
          out.offsets.get(), out.num_values);
+}
+
+// ---------------------------------------------------------------- selected rows only
+
+bool ChunkDecoder::can_decode_selected() const {
+  if (spec_.max_rep != 0) return false;
+  if (spec_.max_def > 0 && !spec_.flat_optional()) return false;
+  switch (spec_.layout()) {
+    case PhysicalLayout::kFixed: return spec_.width() > 0;
+    case PhysicalLayout::kBinary: return spec_.dictionary_indices;  // indices are fixed-width
+    default: return false;
+  }
+}
+
+bool ChunkDecoder::decode_selected(PageReader& pages, int64_t expected_levels, const uint8_t* selection,
+                                   ChunkValues& out) {
+  if (!can_decode_selected() || expected_levels < 0) return false;
+  reset_output(0, out);  // the selected rows are few: buffers grow as they come
+  int64_t rows = 0;
+  Page page;
+  while (pages.next(page)) {
+    ErrorLocation where = pages.where();
+    where.page = page.ordinal;
+    where.offset = page.file_offset;
+    try {
+      if (page.type == PageType::DICTIONARY_PAGE) {
+        decode_dictionary(page);
+        continue;
+      }
+      if (page.num_values > expected_levels - rows) {
+        throw_corrupt("column chunk declares " + std::to_string(expected_levels) +
+                      " values but its pages hold more");
+      }
+      if (!decode_selected_page(page, rows, selection, out)) return false;
+      rows += page.num_values;
+      ++out.data_pages;
+    } catch (const Error& e) {
+      throw e.with_location(where);
+    }
+  }
+  if (rows != expected_levels) {
+    throw Error(ErrorCode::kCorrupt,
+                "column chunk declares " + std::to_string(expected_levels) + " values but its pages hold " +
+                    std::to_string(rows),
+                pages.where());
+  }
+  finish_dictionary_output(out);
+  return true;
+}
+
+namespace {
+
+// Copies the `width`-byte values at `ordinals` out of `data`, back to back.
+template <size_t kWidth>
+void pick_fixed(const uint8_t* data, const uint32_t* ordinals, int64_t k, uint8_t* out) {
+  for (int64_t i = 0; i < k; ++i)
+    std::memcpy(out + size_t(i) * kWidth, data + size_t(ordinals[i]) * kWidth, kWidth);
+}
+
+}  // namespace
+
+bool ChunkDecoder::decode_selected_page(const Page& page, int64_t first_row, const uint8_t* selection,
+                                        ChunkValues& out) {
+  const bool dictionary_page =
+      page.encoding == Encoding::PLAIN_DICTIONARY || page.encoding == Encoding::RLE_DICTIONARY;
+  const bool plain_fixed = page.encoding == Encoding::PLAIN && spec_.layout() == PhysicalLayout::kFixed &&
+                           !spec_.dictionary_indices;
+  if (!dictionary_page && !plain_fixed) return false;
+  const int64_t n = page.num_values;
+  if (n < 0) throw_corrupt("negative value count in a data page");
+  std::span<const uint8_t> values_data;
+  encoding::LevelDecoder def_decoder;
+  if (page.type == PageType::DATA_PAGE) {
+    std::span<const uint8_t> body = page.body;
+    if (spec_.max_def > 0)
+      body = body.subspan(size_t(def_decoder.reset_v1(page.v1_def_encoding, body, spec_.max_def, n)));
+    values_data = body;
+  } else {
+    if (spec_.max_def > 0) def_decoder.reset_v2(page.def_levels, spec_.max_def);
+    values_data = page.body;
+  }
+  // Levels: the whole page's (a row's value ordinal counts the defined rows before it).
+  int64_t non_null = n;
+  const uint8_t* valid = nullptr;
+  if (spec_.max_def > 0) {
+    page_validity_.resize(size_t(bits::bytes_for_bits(n)));
+    int64_t nulls = 0;
+    if (def_decoder.decode_validity(page_validity_.data(), 0, n, &nulls) != n) {
+      throw_corrupt("page holds fewer definition levels than its value count");
+    }
+    non_null = n - nulls;
+    valid = page_validity_.data();
+  }
+  if (page.num_nulls >= 0 && page.num_nulls != n - non_null) {
+    throw_corrupt("data page v2 declares " + std::to_string(page.num_nulls) + " nulls but its levels hold " +
+                  std::to_string(n - non_null));
+  }
+  // The selected rows of the page: their validity goes to the output, the
+  // ordinals of the defined ones (their index among the page's values) to
+  // ordinals_. Both are sized for every row of the page, then trimmed.
+  ordinals_.resize(size_t(n) * 4);
+  uint32_t* ordinals = ordinals_.as<uint32_t>();
+  int64_t k = 0;
+  int64_t selected = 0;
+  if (valid != nullptr && non_null < n) {
+    Buffer& validity = *out.validity;
+    validity.resize(size_t(bits::bytes_for_bits(out.num_levels + n)));
+    uint8_t* out_valid = validity.data();
+    int64_t row = out.num_levels;
+    int64_t rank = 0;  // defined rows before the block
+    for (int64_t block = 0; block < n; block += 64) {
+      const int64_t m = std::min<int64_t>(64, n - block);
+      const uint64_t defined = bits::word_at(valid, block, m);
+      for (uint64_t word = bits::word_at(selection, first_row + block, m); word != 0; word &= word - 1) {
+        const int j = std::countr_zero(word);
+        const bool is_valid = (defined >> j) & 1;
+        bits::set_bit_to(out_valid, row++, is_valid);
+        if (is_valid) ordinals[k++] = uint32_t(rank + std::popcount(defined & ((uint64_t(1) << j) - 1)));
+      }
+      rank += std::popcount(defined);
+    }
+    selected = row - out.num_levels;
+    out.null_count += selected - k;
+  } else {
+    // Every row defined: a row's ordinal is its position.
+    for (int64_t block = 0; block < n; block += 64) {
+      const int64_t m = std::min<int64_t>(64, n - block);
+      for (uint64_t word = bits::word_at(selection, first_row + block, m); word != 0; word &= word - 1)
+        ordinals[k++] = uint32_t(block + std::countr_zero(word));
+    }
+    selected = k;
+    if (valid != nullptr) {
+      Buffer& validity = *out.validity;
+      validity.resize(size_t(bits::bytes_for_bits(out.num_levels + selected)));
+      encoding::fill_bits(validity.data(), out.num_levels, selected, true);
+    }
+  }
+  if (valid != nullptr) out.validity->resize(size_t(bits::bytes_for_bits(out.num_levels + selected)));
+  if (plain_fixed) {
+    const size_t width = size_t(spec_.width());
+    if (size_t(non_null) * width > values_data.size())
+      throw_corrupt("PLAIN values: " + std::to_string(non_null) + " values do not fit in the page");
+    uint8_t* dst = encoding::extend(*out.values, size_t(k) * width);
+    switch (width) {
+      case 4: pick_fixed<4>(values_data.data(), ordinals, k, dst); break;
+      case 8: pick_fixed<8>(values_data.data(), ordinals, k, dst); break;
+      default:
+        for (int64_t i = 0; i < k; ++i)
+          std::memcpy(dst + size_t(i) * width, values_data.data() + size_t(ordinals[i]) * width, width);
+    }
+  } else if (non_null > 0) {
+    if (!has_dictionary_) throw_corrupt("dictionary-encoded page without a dictionary page");
+    if (values_data.empty()) throw_corrupt("dictionary-encoded page has no index bit width");
+    const int bit_width = values_data[0];
+    if (bit_width > 32)
+      throw_corrupt("dictionary index bit width " + std::to_string(bit_width) + " above 32");
+    encoding::RleBitPackedDecoder decoder(values_data.subspan(1), bit_width);
+    uint32_t* indices;
+    if (spec_.dictionary_indices) {
+      indices = reinterpret_cast<uint32_t*>(encoding::extend(*out.values, size_t(k) * 4));
+    } else {
+      indices_.resize(size_t(k) * 4);
+      indices = indices_.as<uint32_t>();
+    }
+    // The page must hold every value it declares, read or not (as decode() demands).
+    const int64_t last = k > 0 ? int64_t(ordinals[k - 1]) : -1;
+    if (decoder.decode_at(ordinals, k, indices) != k ||
+        decoder.skip(non_null - 1 - last) != non_null - 1 - last)
+      throw_corrupt("page holds fewer dictionary indices than values");
+    if (spec_.dictionary_indices) {
+      uint32_t largest = 0;
+      for (int64_t i = 0; i < k; ++i) largest = std::max(largest, indices[i]);
+      if (k > 0 && int64_t(largest) >= dictionary_size_) {
+        throw_corrupt("dictionary index " + std::to_string(largest) + " out of range (dictionary of " +
+                      std::to_string(dictionary_size_) + ")");
+      }
+    } else {
+      gather(spec_, indices, k, dictionary_values_, dictionary_offsets_, dictionary_size_, *out.values,
+             out.offsets.get(), out.num_values);
+    }
+  }
+  out.num_values += k;
+  out.num_levels += selected;
+  return true;
 }
 
 }  // namespace parquetry

@@ -87,7 +87,26 @@ class ChunkDecoder {
   /// -1 means unknown (only some pages are read) and skips the check.
   void decode(PageReader* pages, int64_t expected_levels, ChunkValues& out);
 
+  /// Whether decode_selected() can take this leaf: a flat column (no
+  /// repetition, at most one definition level read as a bitmap) of
+  /// fixed-width values, or of byte arrays read as dictionary indices.
+  bool can_decode_selected() const;
+
+  /// Decodes only the rows whose bit is set in `selection` (bit i = row i of
+  /// the chunk, `expected_levels` rows, which must be the chunk's declared
+  /// value count): `out` then holds those rows alone, in order, as decode()
+  /// would have laid them out. Levels are decoded whole (they are needed to
+  /// find each row's value), values only at the selected rows: PLAIN values
+  /// are picked from the page, dictionary indices read where they lie in
+  /// their run. Returns false, with `out` unspecified, when a page uses an
+  /// encoding this path does not cover; decode the chunk with decode() then.
+  bool decode_selected(PageReader& pages, int64_t expected_levels, const uint8_t* selection,
+                       ChunkValues& out);
+
  private:
+  // One data page of decode_selected(); false: not covered.
+  bool decode_selected_page(const Page& page, int64_t first_row, const uint8_t* selection, ChunkValues& out);
+  void reset_output(int64_t reserve_levels, ChunkValues& out);
   void decode_dictionary(const Page& page);
   void decode_data_page(const Page& page, ChunkValues& out);
   void decode_values(const Page& page, std::span<const uint8_t> data, int64_t count, ChunkValues& out);
@@ -104,6 +123,9 @@ class ChunkDecoder {
   Buffer indices_;
   Buffer scratch_;
   bool gathered_fallback_ = false;  // dictionary_indices chunk met a non-dictionary page
+  // decode_selected(): a page's validity, and the value ordinals of its selected rows.
+  Buffer page_validity_;
+  Buffer ordinals_;
 };
 
 /// Returns a buffer that is safe to overwrite: `slot` itself when nobody

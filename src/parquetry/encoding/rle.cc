@@ -150,6 +150,52 @@ int64_t RleBitPackedDecoder::skip(int64_t n) {
   return done;
 }
 
+int64_t RleBitPackedDecoder::decode_at(const uint32_t* positions, int64_t k, uint32_t* out) {
+  const int w = bit_width_;
+  const uint64_t mask = w == 32 ? ~uint32_t(0) : (uint64_t(1) << w) - 1;
+  int64_t at = 0;  // the next unread value, counted from the call's start
+  int64_t i = 0;
+  auto check_ascending = [&](int64_t p) {
+    if (p < at) throw_invalid("RLE/bit-packed positions must ascend");
+  };
+  while (i < k) {
+    if (repeat_left_ > 0) {
+      const int64_t end = at + repeat_left_;
+      for (; i < k && int64_t(positions[i]) < end; ++i) {
+        check_ascending(positions[i]);
+        out[i] = repeat_value_;
+        at = int64_t(positions[i]) + 1;
+      }
+      if (i < k) at = end;  // the next position lies past this run
+      repeat_left_ = end - at;
+    } else if (packed_pos_ < packed_values_) {
+      const int64_t start = at - packed_pos_;  // position of the run's first value
+      const int64_t end = start + packed_values_;
+      // The run holds packed_values_ * w bits (checked by next_run), so a
+      // value's bits lie inside it; 8 bytes from its first byte hold them.
+      const int64_t run_bytes = (packed_values_ / 8) * w;
+      for (; i < k && int64_t(positions[i]) < end; ++i) {
+        check_ascending(positions[i]);
+        const int64_t bit = (int64_t(positions[i]) - start) * w;
+        const int64_t first = bit >> 3;
+        uint64_t word = 0;
+        if (first + 8 <= run_bytes) {
+          std::memcpy(&word, packed_start_ + first, 8);
+        } else {
+          std::memcpy(&word, packed_start_ + first, size_t(run_bytes - first));
+        }
+        out[i] = uint32_t((word >> (bit & 7)) & mask);
+        at = int64_t(positions[i]) + 1;
+      }
+      if (i < k) at = end;
+      packed_pos_ = at - start;
+    } else if (!next_run()) {
+      return i;
+    }
+  }
+  return k;
+}
+
 int64_t RleBitPackedDecoder::decode_bitmap(uint8_t* bitmap, int64_t bit_offset, int64_t n,
                                            int64_t* zero_count) {
   if (bit_width_ != 1) {

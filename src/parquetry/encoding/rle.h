@@ -44,6 +44,15 @@ class RleBitPackedDecoder {
   /// Skips up to `n` values; returns how many were skipped.
   int64_t skip(int64_t n);
 
+  /// Decodes only the values at `positions[0..k)`, counted from the current
+  /// position and strictly ascending, into `out[0..k)`; the decoder is left
+  /// after the last of them. A bit-packed value is read straight from its
+  /// bits and the runs in between are stepped over by their headers, so a
+  /// sparse selection costs per run and per wanted value, not per value.
+  /// Returns how many were decoded (fewer only when the data ends first).
+  /// Positions that do not ascend throw kInvalidArgument.
+  int64_t decode_at(const uint32_t* positions, int64_t k, uint32_t* out);
+
   /// Definition levels of a column with max_def_level == 1 (bit_width 1)
   /// straight to an Arrow validity bitmap: writes bits [bit_offset,
   /// bit_offset + returned count) of `bitmap` (1 = defined), other bits are

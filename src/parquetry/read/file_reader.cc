@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <bit>
 #include <set>
 #include <string>
 
@@ -355,6 +356,81 @@ struct FileReader::Impl {
     return batch;
   }
 
+  // read_field_selected(): the selected rows of field `field` of row group `index`.
+  std::shared_ptr<ArrayData> read_selected_field(int index, int field, const uint8_t* selection) {
+    if (field < 0 || field >= int(top_nodes.size())) {
+      throw_invalid("field " + std::to_string(field) + " is not in the projection");
+    }
+    if (index < 0 || index >= int(metadata.row_groups.size())) {
+      throw_invalid("row group " + std::to_string(index) + " does not exist");
+    }
+    const RowGroup& row_group = metadata.row_groups[size_t(index)];
+    if (selection == nullptr && row_group.num_rows > 0)
+      throw_invalid("read_field_selected needs a selection bitmap");
+    const SchemaNode& top = *top_nodes[size_t(field)];
+    const int32_t c = top.first_column();
+    const bool selective = top.num_columns() == 1 && row_group.columns.size() == schema->num_columns() &&
+                           row_group.num_rows >= 0 && decoders[size_t(c)] &&
+                           decoders[size_t(c)]->can_decode_selected();
+    auto whole_then_pick = [&]() {
+      std::shared_ptr<ArrayData> array = read_row_group(index, nullptr, field).columns.at(0);
+      return select_ranges(*array, ranges_from_bitmap(selection, array->length));
+    };
+    if (!selective) return whole_then_pick();
+    const ColumnDescriptor& descriptor = schema->column(size_t(c));
+    ErrorLocation where{source->name(), descriptor.path, index, -1, -1};
+    const ColumnChunk& chunk = row_group.columns[size_t(c)];
+    if (!chunk.meta_data) {
+      throw Error(ErrorCode::kUnsupported, "column chunk without metadata (encrypted?)", where);
+    }
+    const ColumnMetaData& meta = *chunk.meta_data;
+    if (meta.type != descriptor.physical_type) {
+      throw Error(ErrorCode::kCorrupt, "column chunk type differs from the schema", where);
+    }
+    // A flat leaf holds one level per row: the chunk's value count is the row count.
+    if (meta.num_values != row_group.num_rows) {
+      throw Error(ErrorCode::kCorrupt,
+                  "column chunk holds " + std::to_string(meta.num_values) + " values for " +
+                      std::to_string(row_group.num_rows) + " rows",
+                  where);
+    }
+    int64_t wanted = 0;
+    for (int64_t block = 0; block < row_group.num_rows; block += 64)
+      wanted +=
+          std::popcount(bits::word_at(selection, block, std::min<int64_t>(64, row_group.num_rows - block)));
+    ChunkValues& values = field_values;
+    try {
+      if (meta.num_values == 0) {
+        decoders[size_t(c)]->decode(nullptr, 0, values);
+      } else {
+        PageReader pages(*source, meta, PageReaderOptions{options.limits, options.verify_crc}, where,
+                         &field_decompress_slot);
+        if (!decoders[size_t(c)]->decode_selected(pages, meta.num_values, selection, values)) {
+          return whole_then_pick();  // a page this path does not cover
+        }
+      }
+      if (!dictionary_output[size_t(c)]) convert_leaf_values(descriptor, leaf_types[size_t(c)], values);
+    } catch (const Error& e) {
+      throw e.with_location(where);
+    }
+    stats.pages_read += values.data_pages;
+    std::vector<ChunkValues*> leaves(schema->num_columns(), nullptr);
+    leaves[size_t(c)] = &values;
+    ErrorLocation field_where{source->name(), top.dotted_path(), index, -1, -1};
+    try {
+      auto type = std::make_shared<const DataType>(batch_schema->fields[size_t(field)].type);
+      auto array = assemble_field(top, type, *schema, leaves);
+      if (dictionary_output[size_t(c)]) array->dictionary = dictionary_array(descriptor, c, values);
+      if (array->length != wanted) {
+        throw_corrupt("column holds " + std::to_string(array->length) + " selected rows, " +
+                      std::to_string(wanted) + " were selected");
+      }
+      return array;
+    } catch (const Error& e) {
+      throw e.with_location(field_where);
+    }
+  }
+
   int32_t first_selected_leaf(const SchemaNode& node) const {
     for (int32_t c = node.first_column(); c < node.first_column() + node.num_columns(); ++c) {
       if (decoders[size_t(c)]) return c;
@@ -462,6 +538,11 @@ std::shared_ptr<ArrayData> FileReader::read_field(int row_group, int field,
                                                   std::span<const RowRange> ranges) {
   std::vector<RowRange> copy(ranges.begin(), ranges.end());
   return impl_->read_row_group(row_group, &copy, field).columns.at(0);
+}
+
+std::shared_ptr<ArrayData> FileReader::read_field_selected(int row_group, int field,
+                                                           const uint8_t* selection) {
+  return impl_->read_selected_field(row_group, field, selection);
 }
 
 FileReader::Stats FileReader::stats() const { return impl_->stats; }

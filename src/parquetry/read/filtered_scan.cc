@@ -90,6 +90,10 @@ std::vector<RowRange> to_row_group(const std::vector<RowRange>& compact,
   return out;
 }
 
+// A row group whose survivors are at most 1 / kSparseSelection of its rows
+// decodes the other columns' values only at those rows (fold_claimed).
+constexpr int64_t kSparseSelection = 8;
+
 }  // namespace
 
 struct FilteredScan::Impl {
@@ -549,17 +553,26 @@ struct FilteredScan::Impl {
       const bool whole = e.all_candidates();
       const int64_t read_rows_count = total_rows(e.candidates);
       take_selection(e, selection);
-      auto fold = [&](size_t f, std::shared_ptr<ArrayData> array) {
+      // Every row kept (a non-selective filter): fold as the full scan does, without the bitmap.
+      const bool every_row = e.kept == read_rows_count;
+      auto fold = [&](size_t f, std::shared_ptr<ArrayData> array, bool survivors_only = false) {
         column.schema = column_schemas[f];
-        column.num_rows = read_rows_count;
+        column.num_rows = survivors_only ? e.kept : read_rows_count;
         column.columns.assign(1, std::move(array));
-        folds[f].add(column, selection.data());
+        folds[f].add(column, survivors_only || every_row ? nullptr : selection.data());
         column.columns.clear();  // unshared again: the next column decodes into the same memory
       };
+      // A sparse selection over the whole row group: the other columns decode
+      // their values only at the surviving rows (levels and pages are still
+      // read whole). Denser ones decode everything and fold through the
+      // bitmap, which costs less per row than finding each row's value.
+      const bool sparse = whole && e.kept * kSparseSelection <= e.rows;
       for (size_t f = 0; f < data_fields; ++f) {
         const int shared = reuse->from_predicate[f];
         if (shared >= 0) {
           fold(f, e.predicate_batch.columns[size_t(shared)]);
+        } else if (sparse) {
+          fold(f, data_reader->read_field_selected(rg, int(f), selection.data()), true);
         } else {
           fold(f, whole ? data_reader->read_field(rg, int(f))
                         : data_reader->read_field(rg, int(f), e.candidates));

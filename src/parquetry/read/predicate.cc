@@ -1005,13 +1005,12 @@ class Evaluator {
 
   std::vector<uint8_t> eval(const Predicate& p) {
     using Kind = Predicate::Kind;
-    std::vector<uint8_t> mask(static_cast<size_t>(n_), 0);
     switch (p.kind) {
-      case Kind::kTrue: std::fill(mask.begin(), mask.end(), 1); return mask;
-      case Kind::kFalse: return mask;
+      case Kind::kTrue: return std::vector<uint8_t>(static_cast<size_t>(n_), 1);
+      case Kind::kFalse: return std::vector<uint8_t>(static_cast<size_t>(n_), 0);
       case Kind::kAnd:
       case Kind::kOr: {
-        mask = eval(p.children.at(0));
+        std::vector<uint8_t> mask = eval(p.children.at(0));
         for (size_t c = 1; c < p.children.size(); ++c) {
           std::vector<uint8_t> other = eval(p.children[c]);
           if (p.kind == Kind::kAnd) {
@@ -1028,9 +1027,12 @@ class Evaluator {
     ResolvedColumn column = resolve(batch_, p.column);
     if (column.leaf->length != n_)
       throw_invalid("predicate: column " + p.column + " length differs from the batch");
-    std::vector<uint8_t> valid = validity(column);
+    // Empty when every row is valid: no pass over the rows is spent on it.
+    const std::vector<uint8_t> valid = validity(column);
     if (p.kind == Kind::kIsNull || p.kind == Kind::kIsNotNull) {
       const uint8_t want = p.kind == Kind::kIsNotNull;
+      if (valid.empty()) return std::vector<uint8_t>(static_cast<size_t>(n_), want);
+      std::vector<uint8_t> mask(static_cast<size_t>(n_));
       for (int64_t i = 0; i < n_; ++i) mask[size_t(i)] = valid[size_t(i)] == want;
       return mask;
     }
@@ -1040,20 +1042,27 @@ class Evaluator {
       const ArrayData& dictionary = *leaf.dictionary;
       std::vector<uint8_t> entries = compare_leaf(p, dictionary);
       // One slot past the entries answers every out-of-range index (no row
-      // selected), so the per-row step is a load and an AND, no branch.
+      // selected), so the per-row step is a load (and an AND), no branch.
       entries.push_back(0);
       const uint32_t limit =
           uint32_t(std::min<int64_t>(dictionary.length, std::numeric_limits<int32_t>::max()));
       const int32_t* indices = leaf.buffers[1].as<int32_t>() + leaf.offset;
       const uint8_t* hit = entries.data();
-      const uint8_t* row_valid = valid.data();
+      std::vector<uint8_t> mask(static_cast<size_t>(n_));
       uint8_t* selected = mask.data();
-      for (int64_t i = 0; i < n_; ++i)
-        selected[i] = row_valid[i] & hit[std::min(uint32_t(indices[i]), limit)];
+      if (valid.empty()) {
+        for (int64_t i = 0; i < n_; ++i) selected[i] = hit[std::min(uint32_t(indices[i]), limit)];
+      } else {
+        const uint8_t* row_valid = valid.data();
+        for (int64_t i = 0; i < n_; ++i)
+          selected[i] = row_valid[i] & hit[std::min(uint32_t(indices[i]), limit)];
+      }
       return mask;
     }
-    mask = compare_leaf(p, leaf);
-    for (int64_t i = 0; i < n_; ++i) mask[size_t(i)] &= valid[size_t(i)];
+    std::vector<uint8_t> mask = compare_leaf(p, leaf);
+    if (!valid.empty()) {
+      for (int64_t i = 0; i < n_; ++i) mask[size_t(i)] &= valid[size_t(i)];
+    }
     return mask;
   }
 
@@ -1073,12 +1082,15 @@ class Evaluator {
     return out;
   }
 
+  // A byte per row, 1 when the row and its parents are valid; empty when
+  // no array on the path has a null.
   std::vector<uint8_t> validity(const ResolvedColumn& column) {
-    std::vector<uint8_t> valid(static_cast<size_t>(n_), 1);
+    std::vector<uint8_t> valid;
     // Arrow: a child of a struct is indexed with the parent's offset added.
     int64_t base = 0;
     auto apply = [&](const ArrayData& array) {
       if (!array.buffers.empty() && array.buffers[0] && array.null_count != 0) {
+        if (valid.empty()) valid.assign(static_cast<size_t>(n_), 1);
         const uint8_t* bits = array.buffers[0].data;
         const int64_t start = base + array.offset;
         for (int64_t i = 0; i < n_; ++i)
