@@ -238,6 +238,33 @@ TEST(CoalescedReads, MappedFileGivesTheSameValuesAndCounts) {
   }
 }
 
+// A consumer reading a row group field by field: the first field read of a
+// copying source fetches every projected chunk in coalesced reads, the
+// others use those bytes; a memory source reads per field.
+TEST(CoalescedReads, FieldByFieldReadsShareOneFetchPerRowGroup) {
+  for (bool copying : {true, false}) {
+    SCOPED_TRACE(copying ? "copying" : "memory");
+    std::shared_ptr<RandomAccessSource> source;
+    if (copying) {
+      source = std::make_shared<RecordingSource>(file_bytes());
+    } else {
+      source = std::make_shared<MemorySource>(file_bytes());
+    }
+    ReaderOptions options;
+    options.coalesce_gap = 1;
+    auto reader = FileReader::open(source, options);
+    for (int rg = 0; rg < 3; ++rg) {
+      for (int f = 3; f >= 0; --f) {
+        const std::shared_ptr<ArrayData> array = reader->read_field(rg, f);
+        ASSERT_EQ(array->length, kGroupRows);
+        const int64_t* values = array->buffers[1].as<int64_t>() + array->offset;
+        for (int64_t i = 0; i < kGroupRows; ++i) ASSERT_EQ(values[i], value_of(f, rg * kGroupRows + i));
+      }
+    }
+    EXPECT_EQ(reader->stats().read_calls, copying ? 3 : 12);
+  }
+}
+
 // Page-index pruned reads: rows 150..249 and 700..719 need pages 1, 2 and 7
 // of each column (pages hold 100 rows), plus d's dictionary page.
 TEST(CoalescedReads, PrunedPagesAreMergedPerGap) {

@@ -108,6 +108,12 @@ struct FileReader::Impl {
   };
   std::deque<AheadStep> ahead_steps;  // steps not yet taken, in order
   bool read_ahead_tried = false;
+  // Consumers reading a row group field by field (read_field) would cost a
+  // read per field; for a source that copies, the first field read of a row
+  // group fetches every projected chunk of it in coalesced reads instead,
+  // kept here for the other fields (when they fit in read_ahead_budget).
+  FetchedRanges field_group_bytes;
+  int field_group = -1;  // the row group field_group_bytes holds, -1 = none
 
   // The bytes one column needs for a row-group read.
   struct ColumnPlan {
@@ -347,6 +353,13 @@ struct FileReader::Impl {
         stats.peak_fetched_bytes = std::max(stats.peak_fetched_bytes, read_ahead->peak_bytes());
       }
       for (int32_t c : columns) covered[size_t(c)] = all_rows;
+    } else if (only_field >= 0 && ranges == nullptr && fetch_whole_group(index, row_group)) {
+      // read_field of a whole field: its chunks are in the row group's bytes
+      // fetched by the first field read of this row group.
+      std::vector<size_t> all(columns.size());
+      for (size_t i = 0; i < columns.size(); ++i) all[i] = i;
+      decode_columns(index, row_group, columns, all, plans, field_group_bytes, shared_buffers, values_of);
+      for (int32_t c : columns) covered[size_t(c)] = all_rows;
     } else {
       for (size_t i = 0; i < columns.size(); ++i) {
         const int32_t c = columns[i];
@@ -537,6 +550,43 @@ struct FileReader::Impl {
         throw e.with_location(where);
       }
     });
+  }
+
+  // Makes field_group_bytes hold every projected chunk of row group `index`;
+  // false when not worth it (nothing is copied) or over the budget.
+  bool fetch_whole_group(int index, const RowGroup& row_group) {
+    if (field_group == index) return true;
+    field_group = -1;
+    field_group_bytes.clear();
+    if (source->zero_copy() || options.read_ahead_budget <= 0) return false;
+    std::vector<ByteRange> wanted;
+    int64_t needed = 0;
+    for (int32_t c : selected_columns) {
+      ColumnPlan plan;
+      std::vector<RowRange> covered;
+      int64_t unused_pages = 0, unused_bytes = 0;
+      try {
+        plan_column(row_group, c, nullptr, plan, covered, unused_pages, unused_bytes);
+      } catch (const Error& e) {
+        throw e.with_location(ErrorLocation{source->name(), schema->column(size_t(c)).path, index, -1, -1});
+      }
+      wanted.insert(wanted.end(), plan.ranges.begin(), plan.ranges.end());
+      needed += plan.bytes();
+    }
+    std::vector<ByteRange> merged;
+    try {
+      merged = coalesce(std::move(wanted));
+    } catch (const Error& e) {
+      throw e.with_location(ErrorLocation{source->name(), "", index, -1, -1});
+    }
+    int64_t total = 0;
+    for (const ByteRange& range : merged) total += range.length;
+    if (total > options.read_ahead_budget) return false;
+    field_group_bytes.fetch(*source, merged, needed);
+    count_fetch(field_group_bytes.stats());
+    stats.peak_fetched_bytes = std::max(stats.peak_fetched_bytes, field_group_bytes.held_bytes());
+    field_group = index;
+    return true;
   }
 
   // Whether whole row group `index` is read through the read-ahead thread,
