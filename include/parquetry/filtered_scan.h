@@ -47,6 +47,11 @@ struct FilteredScanOptions {
   bool late_materialization = true;
   double dense_fraction = 0.5;
   bool use_mmap = true;
+  /// Coalesced reads of every reader the scan opens (ReaderOptions::coalesce_gap
+  /// and coalesce_max_size): pages the page index keeps are merged into one
+  /// read when the skipped bytes between them are at most the gap.
+  int64_t coalesce_gap = ReaderOptions{}.coalesce_gap;
+  int64_t coalesce_max_size = ReaderOptions{}.coalesce_max_size;
   /// Output dictionary-encoded columns as dictionary arrays (see
   /// ReaderOptions::dictionary_arrays); predicates use them internally always.
   bool dictionary_arrays = false;

@@ -37,6 +37,11 @@ class RandomAccessSource {
   /// failed read.
   virtual std::span<const uint8_t> read(int64_t offset, int64_t length, Buffer& scratch) = 0;
 
+  /// True when read() hands out views of memory the source owns (nothing is
+  /// copied, so holding fetched bytes costs no extra memory): readers then
+  /// skip read-ahead, which would only add work.
+  virtual bool zero_copy() const { return false; }
+
   /// Copies the bytes [offset, offset + length) into `out` (resized to length).
   void read_at(int64_t offset, int64_t length, Buffer& out);
 
@@ -74,6 +79,7 @@ class MmapSource final : public RandomAccessSource {
   int64_t size() const override { return size_; }
   const std::string& name() const override { return path_; }
   std::span<const uint8_t> read(int64_t offset, int64_t length, Buffer& scratch) override;
+  bool zero_copy() const override { return true; }
   /// The whole mapping.
   std::span<const uint8_t> bytes() const { return {data_, static_cast<size_t>(size_)}; }
 
@@ -93,6 +99,7 @@ class MemorySource final : public RandomAccessSource {
   int64_t size() const override { return static_cast<int64_t>(bytes_.size()); }
   const std::string& name() const override { return name_; }
   std::span<const uint8_t> read(int64_t offset, int64_t length, Buffer& scratch) override;
+  bool zero_copy() const override { return true; }
 
  private:
   std::vector<uint8_t> owned_;

@@ -53,6 +53,31 @@ struct ReaderOptions {
   /// dictionary<value type>. A chunk that turns out to hold other pages after
   /// all still reads correctly (its values become its own dictionary).
   bool dictionary_arrays = false;
+  /// Coalesced reads: the byte ranges one row-group read needs (projected
+  /// column chunks, or the pages the page index keeps plus the dictionary
+  /// page before them) are merged when the gap between neighbours is at most
+  /// this many bytes, and each merged range is fetched with one read; the
+  /// gap's bytes are read and dropped (Stats::bytes_unused). 0 = one read per
+  /// range. The default suits local files: a read call costs about as much
+  /// as copying a few tens of KiB from the page cache, so merging over up to
+  /// 64 KiB saves calls for narrow chunks, dictionary pages and short runs
+  /// of skipped pages while wasting little; remote sources, where a request
+  /// costs milliseconds, want megabytes. docs/limits.md discusses it.
+  int64_t coalesce_gap = 64 << 10;
+  /// Largest merged read, in bytes (a single range larger than this is still
+  /// read whole, alone). Bounds the buffer one read fills.
+  int64_t coalesce_max_size = 64LL << 20;
+  /// Read-ahead memory budget, in bytes: the bytes fetched but not yet
+  /// decoded, across the row groups in flight. With `threads` > 1 and a
+  /// source that copies (pread, not mmap or memory), a background thread
+  /// fetches the next row groups of a whole-row-group scan (batches(),
+  /// read_all(), read_row_group in file order) while the current one
+  /// decodes, up to this budget. A row group needing more than the budget
+  /// is fetched in column groups within it, and a single column chunk larger
+  /// than the budget is read alone, so a small budget slows a scan down but
+  /// never stalls it. 0 turns read-ahead off. Also bounds how many bytes one
+  /// row-group read fetches at once without read-ahead.
+  int64_t read_ahead_budget = 256LL << 20;
   Limits limits;
 };
 
@@ -102,6 +127,13 @@ class FileReader {
     int64_t pages_read = 0;     ///< data pages decoded
     int64_t pages_skipped = 0;  ///< data pages the page index let the reader skip
     int64_t bytes_skipped = 0;  ///< compressed bytes of skipped pages (headers included)
+    int64_t read_calls = 0;     ///< reads issued to the source (coalesced ranges, offset indexes)
+    int64_t bytes_read = 0;     ///< bytes those reads returned (views for mmap and memory sources)
+    int64_t bytes_unused = 0;   ///< of those, bytes read only because they lay in a coalesced gap
+    /// Most bytes held at once fetched but not yet decoded (0 for mmap and
+    /// memory sources, which copy nothing); at most max(read_ahead_budget,
+    /// the largest single column chunk read).
+    int64_t peak_fetched_bytes = 0;
   };
   Stats stats() const;
   /// Streams batches over the selected row groups, in file order.

@@ -24,6 +24,9 @@ struct ScanOptions {
   bool explain = false;
   bool dictionary = false;  // dictionary-encoded columns as dictionary arrays
   bool pread = false;       // read with pread instead of mapping the file
+  int64_t coalesce_gap = ReaderOptions{}.coalesce_gap;
+  int64_t coalesce_max = ReaderOptions{}.coalesce_max_size;
+  int64_t read_ahead = ReaderOptions{}.read_ahead_budget;
 };
 
 std::vector<std::string> split_columns(const std::string& text) {
@@ -64,6 +67,9 @@ void run_scan(const ScanOptions& options) {
   reader_options.threads = options.threads;
   reader_options.dictionary_arrays = options.dictionary;
   reader_options.use_mmap = !options.pread;
+  reader_options.coalesce_gap = options.coalesce_gap;
+  reader_options.coalesce_max_size = options.coalesce_max;
+  reader_options.read_ahead_budget = options.read_ahead;
   auto start = std::chrono::steady_clock::now();
   ScanSummary summary;
   std::string explanation;
@@ -74,6 +80,8 @@ void run_scan(const ScanOptions& options) {
     scan_options.threads = options.threads;
     scan_options.dictionary_arrays = options.dictionary;
     scan_options.use_mmap = !options.pread;
+    scan_options.coalesce_gap = options.coalesce_gap;
+    scan_options.coalesce_max_size = options.coalesce_max;
     if (!options.where.empty()) scan_options.filter = parse_predicate(options.where);
     if (options.explain) {
       // The batch path keeps the pruning statistics to explain.
@@ -149,6 +157,20 @@ CommandRegistration scan_command(40, [](CLI::App& app) {
   command->add_flag("--pread", options->pread,
                     "read column chunks with pread instead of mapping the file (the resident set then holds "
                     "only what is being decoded)");
+  command
+      ->add_option("--coalesce-gap", options->coalesce_gap,
+                   "merge byte ranges of a row-group read whose gap is at most this many bytes into one read "
+                   "(0 = one read per column chunk or page; default 65536)")
+      ->check(CLI::NonNegativeNumber);
+  command
+      ->add_option("--coalesce-max", options->coalesce_max, "largest merged read in bytes (default 67108864)")
+      ->check(CLI::PositiveNumber);
+  command
+      ->add_option(
+          "--read-ahead", options->read_ahead,
+          "with --pread and --threads > 1: bytes of the next row groups fetched ahead while one decodes "
+          "(0 = off; default 268435456)")
+      ->check(CLI::NonNegativeNumber);
   command->callback([options]() { run_scan(*options); });
 });
 

@@ -7,6 +7,7 @@
 
 #include "parquetry/compression/codec.h"
 #include "parquetry/io.h"
+#include "parquetry/io/range_reads.h"
 
 namespace parquetry {
 
@@ -19,8 +20,9 @@ int64_t column_chunk_start(const ColumnMetaData& column) {
 }
 
 PageReader::PageReader(RandomAccessSource& source, const ColumnMetaData& column, PageReaderOptions options,
-                       ErrorLocation where, std::shared_ptr<Buffer>* decompress_slot)
-    : options_(options), where_(std::move(where)), codec_kind_(column.codec) {
+                       ErrorLocation where, std::shared_ptr<Buffer>* decompress_slot,
+                       const FetchedRanges* fetched)
+    : options_(options), where_(std::move(where)), codec_kind_(column.codec), fetched_(fetched) {
   if (decompress_slot != nullptr) decompressed_ = decompress_slot;
   if (where_.file.empty()) where_.file = source.name();
   int64_t start = column_chunk_start(column);
@@ -38,7 +40,7 @@ PageReader::PageReader(RandomAccessSource& source, const ColumnMetaData& column,
   nominal_length_ = length;
   source_ = &source;
   try {
-    chunk_ = source.read(start, length, chunk_storage_);
+    if (fetched_ == nullptr) chunk_ = source.read(start, length, chunk_storage_);
     if (codec_kind_ != CompressionCodec::UNCOMPRESSED) codec_ = &thread_codec(codec_kind_);
   } catch (const Error& e) {
     throw e.with_location(where_);
@@ -56,8 +58,9 @@ void PageReader::fail(const std::string& message) const {
   throw Error(ErrorCode::kCorrupt, message, where);
 }
 
-void PageReader::restrict_to_pages(std::vector<int64_t> file_offsets) {
+void PageReader::restrict_to_pages(std::vector<int64_t> file_offsets, bool visit_start) {
   restricted_ = true;
+  visit_start_ = visit_start;
   allowed_.clear();
   for (int64_t offset : file_offsets) {
     const int64_t relative = offset - chunk_offset_;
@@ -74,7 +77,7 @@ bool PageReader::next(Page& page) {
   // values in it holds its own reference, and then a fresh buffer is taken).
   page.body_owner.reset();
   while (position_ < nominal_length_) {
-    if (restricted_ && position_ > 0) {
+    if (restricted_ && (position_ > 0 || !visit_start_)) {
       // Jump over pages the selection does not need.
       while (next_allowed_ < allowed_.size() && allowed_[next_allowed_] < position_) ++next_allowed_;
       if (next_allowed_ == allowed_.size()) return false;
@@ -85,7 +88,15 @@ bool PageReader::next(Page& page) {
     where.offset = chunk_offset_ + position_;
     try {
       size_t header_size = 0;
-      std::span<const uint8_t> rest = chunk_.subspan(size_t(position_));
+      // The bytes from this page's start to the end of what was fetched.
+      std::span<const uint8_t> at;
+      if (fetched_ == nullptr) {
+        at = chunk_.subspan(size_t(position_));
+      } else {
+        at = fetched_->tail(chunk_offset_ + position_);
+        if (at.empty()) throw_corrupt("page lies outside the byte ranges fetched for the chunk");
+      }
+      std::span<const uint8_t> rest = at;
       if (int64_t(rest.size()) > options_.limits.max_page_header_size) {
         rest = rest.first(size_t(options_.limits.max_page_header_size));
       }
@@ -94,7 +105,7 @@ bool PageReader::next(Page& page) {
       const int64_t compressed = header_.compressed_page_size;
       const int64_t uncompressed = header_.uncompressed_page_size;
       if (compressed < 0 || uncompressed < 0) throw_corrupt("negative page size in page header");
-      if (compressed > int64_t(chunk_.size()) - body_start) {
+      if (compressed > int64_t(at.size()) - int64_t(header_size)) {
         // Some old writers under-report total_compressed_size; accept a page
         // that ends inside the file, as other readers do.
         const int64_t needed = body_start + compressed;
@@ -102,14 +113,19 @@ bool PageReader::next(Page& page) {
           throw_corrupt("page body of " + std::to_string(compressed) +
                         " bytes runs past the end of the file");
         }
-        chunk_ = source_->read(chunk_offset_, needed, chunk_storage_);
+        if (fetched_ == nullptr) {
+          chunk_ = source_->read(chunk_offset_, needed, chunk_storage_);
+          at = chunk_.subspan(size_t(position_));
+        } else {
+          at = source_->read(chunk_offset_ + position_, needed - position_, chunk_storage_);
+        }
       }
       if (uncompressed > options_.limits.max_page_size) {
         throw_limit("page declares " + std::to_string(uncompressed) +
                     " uncompressed bytes, above the limit of " +
                     std::to_string(options_.limits.max_page_size));
       }
-      std::span<const uint8_t> body = chunk_.subspan(size_t(body_start), size_t(compressed));
+      std::span<const uint8_t> body = at.subspan(header_size, size_t(compressed));
       page = Page{};
       page.type = header_.type;
       page.header = &header_;

@@ -16,6 +16,7 @@
 namespace parquetry {
 
 class Codec;
+class FetchedRanges;
 class RandomAccessSource;
 
 /// One decoded page. Spans point into the reader's buffers (or the source's
@@ -48,13 +49,19 @@ struct PageReaderOptions {
 };
 
 /// Reads the pages of a column chunk in file order. The chunk's bytes are
-/// fetched with one read (zero-copy for memory and mmap sources).
+/// fetched with one read (zero-copy for memory and mmap sources), unless the
+/// caller already fetched them (coalesced with other chunks' bytes).
 class PageReader {
  public:
   /// `decompress_slot`, when given, holds the decompression buffer across
   /// readers of the same column so that memory is reused chunk after chunk.
+  /// `fetched`, when given, holds the bytes of the pages this reader will
+  /// visit (the whole chunk, or with restrict_to_pages the dictionary prefix
+  /// and the selected pages); pages are then parsed from views of it and the
+  /// source is read only for a page that runs past what was fetched.
   PageReader(RandomAccessSource& source, const ColumnMetaData& column, PageReaderOptions options,
-             ErrorLocation where, std::shared_ptr<Buffer>* decompress_slot = nullptr);
+             ErrorLocation where, std::shared_ptr<Buffer>* decompress_slot = nullptr,
+             const FetchedRanges* fetched = nullptr);
   ~PageReader();
 
   /// Moves to the next dictionary or data page (index pages are skipped).
@@ -64,15 +71,17 @@ class PageReader {
   bool next(Page& page);
   /// Visits only the data pages starting at these file offsets (sorted, from
   /// the OffsetIndex); a dictionary page at the start of the chunk is still
-  /// read. Skipped pages are neither parsed nor decompressed.
-  void restrict_to_pages(std::vector<int64_t> file_offsets);
+  /// read unless `visit_start` is false (the OffsetIndex shows the chunk
+  /// starts with its first data page). Skipped pages are neither parsed nor
+  /// decompressed.
+  void restrict_to_pages(std::vector<int64_t> file_offsets, bool visit_start = true);
 
   /// Where errors are reported (file, row group, column; the page is added per page).
   const ErrorLocation& where() const { return where_; }
 
   /// Byte range of the chunk in the file.
   int64_t chunk_offset() const { return chunk_offset_; }
-  int64_t chunk_length() const { return int64_t(chunk_.size()); }
+  int64_t chunk_length() const { return nominal_length_; }
 
  private:
   [[noreturn]] void fail(const std::string& message) const;
@@ -89,6 +98,8 @@ class PageReader {
   int64_t chunk_offset_ = 0;
   int64_t position_ = 0;
   bool restricted_ = false;
+  bool visit_start_ = true;
+  const FetchedRanges* fetched_ = nullptr;
   std::vector<int64_t> allowed_;  // chunk-relative offsets of the data pages to visit
   size_t next_allowed_ = 0;
   int64_t ordinal_ = 0;

@@ -1,11 +1,14 @@
 #include <algorithm>
 #include <bit>
+#include <deque>
 #include <set>
 #include <string>
 
 #include "parquetry/column/chunk_decoder.h"
 #include "parquetry/error.h"
 #include "parquetry/io.h"
+#include "parquetry/io/range_reads.h"
+#include "parquetry/io/read_ahead.h"
 #include "parquetry/nested/arrow_mapping.h"
 #include "parquetry/nested/assemble.h"
 #include "parquetry/page/page_reader.h"
@@ -94,6 +97,37 @@ struct FileReader::Impl {
   std::vector<bool> single_leaf_top;                      // per leaf: its top-level field has only this leaf
   std::vector<bool> dictionary_output;                    // per leaf: read as a dictionary array
   FileReader::Stats stats;
+  Buffer index_scratch;   // offset index bytes of the chunk being planned
+  FetchedRanges fetched;  // the bytes of the row-group read in progress, reused
+  // Read-ahead of a whole-row-group scan in row_group_order(): started by the
+  // first read of its first row group, dropped by any read out of that order.
+  std::unique_ptr<ReadAhead> read_ahead;
+  struct AheadStep {
+    int32_t row_group = 0;
+    std::vector<size_t> columns;  // indexes into selected_columns
+    bool last = false;            // the row group's last step
+  };
+  std::deque<AheadStep> ahead_steps;  // steps not yet taken, in order
+  bool read_ahead_tried = false;
+  // Consumers reading a row group field by field (read_field) would cost a
+  // read per field; for a source that copies, the first field read of a row
+  // group fetches every projected chunk of it in coalesced reads instead,
+  // kept here for the other fields (when they fit in read_ahead_budget).
+  FetchedRanges field_group_bytes;
+  int field_group = -1;  // the row group field_group_bytes holds, -1 = none
+
+  // The bytes one column needs for a row-group read.
+  struct ColumnPlan {
+    bool restricted = false;  // only the pages below (page index)
+    bool visit_start = true;  // the restricted chunk begins with a dictionary page to read
+    std::vector<int64_t> page_offsets;
+    std::vector<ByteRange> ranges;
+    int64_t bytes() const {
+      int64_t total = 0;
+      for (const ByteRange& range : ranges) total += range.length;
+      return total;
+    }
+  };
 
   void init() {
     metadata = read_file_metadata(*source, options.limits);
@@ -199,18 +233,33 @@ struct FileReader::Impl {
   // Pages of `chunk` overlapping `ranges`, from its OffsetIndex. Returns
   // false when the chunk has no usable index (then every page is read).
   bool select_pages(const ColumnChunk& chunk, int64_t num_rows, std::span<const RowRange> ranges,
-                    std::vector<int64_t>& page_offsets, std::vector<RowRange>& covered,
-                    int64_t& skipped_pages, int64_t& skipped_bytes) {
+                    ColumnPlan& plan, std::vector<RowRange>& covered, int64_t& skipped_pages,
+                    int64_t& skipped_bytes) {
     if (!chunk.offset_index_offset || !chunk.offset_index_length) return false;
     const int64_t offset = *chunk.offset_index_offset;
     const int64_t length = *chunk.offset_index_length;
     if (offset < 0 || length <= 0 || offset > source->size() || length > source->size() - offset) {
       throw_corrupt("offset index lies outside the file");
     }
-    Buffer scratch;
-    OffsetIndex index = decode_offset_index(source->read(offset, length, scratch), options.limits);
+    OffsetIndex index = decode_offset_index(source->read(offset, length, index_scratch), options.limits);
+    stats.read_calls += 1;
+    stats.bytes_read += length;
     const auto& pages = index.page_locations;
     if (pages.empty()) return false;
+    // The bytes to fetch: whatever precedes the first data page (the
+    // dictionary page), then each selected page, header included.
+    const ColumnMetaData& meta = *chunk.meta_data;
+    const int64_t chunk_start = column_chunk_start(meta);
+    const int64_t chunk_end = chunk_start + meta.total_compressed_size;
+    for (const PageLocation& page : pages) {
+      if (page.offset < chunk_start || page.offset >= chunk_end || page.compressed_page_size <= 0) {
+        throw_corrupt("offset index locates a page at [" + std::to_string(page.offset) + ", +" +
+                      std::to_string(page.compressed_page_size) + "), outside its column chunk");
+      }
+    }
+    plan.visit_start = pages[0].offset > chunk_start;
+    if (plan.visit_start) plan.ranges.push_back({chunk_start, pages[0].offset - chunk_start});
+    std::vector<int64_t>& page_offsets = plan.page_offsets;
     size_t r = 0;
     for (size_t p = 0; p < pages.size(); ++p) {
       const int64_t first = pages[p].first_row_index;
@@ -226,6 +275,7 @@ struct FileReader::Impl {
         continue;
       }
       page_offsets.push_back(pages[p].offset);
+      plan.ranges.push_back({pages[p].offset, pages[p].compressed_page_size});
       if (!covered.empty() && covered.back().end == first) {
         covered.back().end = last;
       } else {
@@ -278,39 +328,69 @@ struct FileReader::Impl {
     auto values_of = [&](int32_t c) -> ChunkValues& {
       return shared_buffers ? field_values : chunk_values[size_t(c)];
     };
-    parallel_for(int64_t(columns.size()), options.threads, [&](int64_t task) {
-      const int32_t c = columns[size_t(task)];
-      const ColumnDescriptor& descriptor = schema->column(size_t(c));
-      ErrorLocation where{source->name(), descriptor.path, index, -1, -1};
-      const ColumnChunk& chunk = row_group.columns[size_t(c)];
-      if (!chunk.meta_data) {
-        throw Error(ErrorCode::kUnsupported, "column chunk without metadata (encrypted?)", where);
-      }
-      const ColumnMetaData& meta = *chunk.meta_data;
-      if (meta.type != descriptor.physical_type) {
-        throw Error(ErrorCode::kCorrupt, "column chunk type differs from the schema", where);
-      }
-      PageReaderOptions page_options{options.limits, options.verify_crc};
-      ChunkValues& values = values_of(c);
-      try {
-        std::vector<int64_t> page_offsets;
-        bool restricted = ranges != nullptr && single_leaf_top[size_t(c)] &&
-                          select_pages(chunk, row_group.num_rows, *ranges, page_offsets, covered[size_t(c)],
-                                       skipped_pages[size_t(c)], skipped_bytes[size_t(c)]);
-        if (!restricted) covered[size_t(c)] = all_rows;
-        if (meta.num_values == 0 || (restricted && page_offsets.empty())) {
-          decoders[size_t(c)]->decode(nullptr, 0, values);
-        } else {
-          PageReader pages(*source, meta, page_options, where,
-                           shared_buffers ? &field_decompress_slot : &decompress_slots[size_t(c)]);
-          if (restricted) pages.restrict_to_pages(std::move(page_offsets));
-          decoders[size_t(c)]->decode(&pages, restricted ? -1 : meta.num_values, values);
+    std::vector<ColumnPlan> plans(columns.size());
+    const bool whole = ranges == nullptr && only_field < 0;
+    if (whole && use_read_ahead(index)) {
+      // The bytes were (or are being) fetched by the read-ahead thread.
+      for (bool last = false; !last;) {
+        std::vector<size_t> step = std::move(ahead_steps.front().columns);
+        last = ahead_steps.front().last;
+        ahead_steps.pop_front();
+        std::unique_ptr<FetchedRanges> bytes;
+        try {
+          bytes = read_ahead->take();
+        } catch (...) {
+          read_ahead.reset();
+          throw;
         }
-        if (!dictionary_output[size_t(c)]) convert_leaf_values(descriptor, leaf_types[size_t(c)], values);
-      } catch (const Error& e) {
-        throw e.with_location(where);
+        count_fetch(bytes->stats());
+        try {
+          decode_columns(index, row_group, columns, step, plans, *bytes, shared_buffers, values_of);
+        } catch (...) {
+          read_ahead.reset();
+          throw;
+        }
+        read_ahead->give_back(std::move(bytes));
+        stats.peak_fetched_bytes = std::max(stats.peak_fetched_bytes, read_ahead->peak_bytes());
       }
-    });
+      for (int32_t c : columns) covered[size_t(c)] = all_rows;
+    } else if (only_field >= 0 && ranges == nullptr && fetch_whole_group(index, row_group)) {
+      // read_field of a whole field: its chunks are in the row group's bytes
+      // fetched by the first field read of this row group.
+      std::vector<size_t> all(columns.size());
+      for (size_t i = 0; i < columns.size(); ++i) all[i] = i;
+      decode_columns(index, row_group, columns, all, plans, field_group_bytes, shared_buffers, values_of);
+      for (int32_t c : columns) covered[size_t(c)] = all_rows;
+    } else {
+      for (size_t i = 0; i < columns.size(); ++i) {
+        const int32_t c = columns[i];
+        ErrorLocation where{source->name(), schema->column(size_t(c)).path, index, -1, -1};
+        try {
+          plan_column(row_group, c, ranges, plans[i], covered[size_t(c)], skipped_pages[size_t(c)],
+                      skipped_bytes[size_t(c)]);
+        } catch (const Error& e) {
+          throw e.with_location(where);
+        }
+      }
+      for (const std::vector<size_t>& step : split_by_budget(plans)) {
+        std::vector<ByteRange> wanted;
+        int64_t needed = 0;
+        for (size_t i : step) {
+          wanted.insert(wanted.end(), plans[i].ranges.begin(), plans[i].ranges.end());
+          needed += plans[i].bytes();
+        }
+        try {
+          std::vector<ByteRange> merged = coalesce(std::move(wanted));
+          fetched.fetch(*source, merged, needed);
+        } catch (const Error& e) {
+          throw e.with_location(ErrorLocation{source->name(), "", index, -1, -1});
+        }
+        count_fetch(fetched.stats());
+        stats.peak_fetched_bytes = std::max(stats.peak_fetched_bytes, fetched.held_bytes());
+        decode_columns(index, row_group, columns, step, plans, fetched, shared_buffers, values_of);
+      }
+      fetched.clear();
+    }
     for (int32_t c : columns) {
       stats.pages_read += values_of(c).data_pages;
       stats.pages_skipped += skipped_pages[size_t(c)];
@@ -429,6 +509,228 @@ struct FileReader::Impl {
     } catch (const Error& e) {
       throw e.with_location(field_where);
     }
+  }
+
+  std::vector<ByteRange> coalesce(std::vector<ByteRange> ranges) const {
+    CoalesceOptions coalescing{std::max<int64_t>(0, options.coalesce_gap), options.coalesce_max_size};
+    return coalesce_ranges(std::move(ranges), source->size(), coalescing, source->name());
+  }
+
+  void count_fetch(const FetchStats& fetch) {
+    stats.read_calls += fetch.reads;
+    stats.bytes_read += fetch.bytes_read;
+    stats.bytes_unused += fetch.bytes_unused;
+  }
+
+  // Which bytes column `c` needs to read row group `row_group` (only the
+  // pages overlapping `ranges` when its page index allows).
+  void plan_column(const RowGroup& row_group, int32_t c, const std::vector<RowRange>* ranges,
+                   ColumnPlan& plan, std::vector<RowRange>& covered, int64_t& skipped_pages,
+                   int64_t& skipped_bytes) {
+    const ColumnChunk& chunk = row_group.columns[size_t(c)];
+    covered = {{0, row_group.num_rows}};
+    if (!chunk.meta_data) return;  // decode_columns reports it
+    const ColumnMetaData& meta = *chunk.meta_data;
+    if (ranges != nullptr && single_leaf_top[size_t(c)]) {
+      covered.clear();
+      plan.restricted =
+          select_pages(chunk, row_group.num_rows, *ranges, plan, covered, skipped_pages, skipped_bytes);
+      if (!plan.restricted) {
+        covered = {{0, row_group.num_rows}};
+        plan.ranges.clear();
+        plan.page_offsets.clear();
+      }
+    }
+    if (meta.num_values == 0 || (plan.restricted && plan.page_offsets.empty())) {
+      plan.ranges.clear();
+      return;
+    }
+    if (plan.restricted) return;
+    const int64_t start = column_chunk_start(meta);
+    const int64_t length = meta.total_compressed_size;
+    if (start < 0 || length < 0 || start > source->size() || length > source->size() - start) {
+      throw_corrupt("column chunk [" + std::to_string(start) + ", +" + std::to_string(length) +
+                    ") lies outside the file of " + std::to_string(source->size()) + " bytes");
+    }
+    if (length > options.limits.reader_memory_budget) {
+      throw_limit("column chunk of " + std::to_string(length) + " bytes exceeds the reader memory budget");
+    }
+    plan.ranges.push_back({start, length});
+  }
+
+  // Groups the columns (indexes into `plans`, in order) into fetch steps of
+  // at most read_ahead_budget merged bytes each; a column alone above the
+  // budget is a step of its own. Sources that copy nothing need one step.
+  std::vector<std::vector<size_t>> split_by_budget(const std::vector<ColumnPlan>& plans) const {
+    std::vector<std::vector<size_t>> steps(1);
+    const int64_t budget = options.read_ahead_budget;
+    int64_t step_bytes = 0;  // needed bytes of the current step
+    std::vector<ByteRange> step_ranges;
+    for (size_t i = 0; i < plans.size(); ++i) {
+      const int64_t bytes = plans[i].bytes();
+      if (budget > 0 && !source->zero_copy() && !steps.back().empty()) {
+        bool fits = step_bytes + bytes <= budget;
+        if (fits) {
+          // Gaps merged between the ranges count too.
+          std::vector<ByteRange> candidate = step_ranges;
+          candidate.insert(candidate.end(), plans[i].ranges.begin(), plans[i].ranges.end());
+          int64_t merged = 0;
+          for (const ByteRange& range : coalesce(std::move(candidate))) merged += range.length;
+          fits = merged <= budget;
+        }
+        if (!fits) {
+          steps.emplace_back();
+          step_bytes = 0;
+          step_ranges.clear();
+        }
+      }
+      steps.back().push_back(i);
+      step_bytes += bytes;
+      step_ranges.insert(step_ranges.end(), plans[i].ranges.begin(), plans[i].ranges.end());
+    }
+    return steps;
+  }
+
+  // Decodes columns[i] for i in `step` from the fetched bytes, in parallel.
+  template <typename ValuesOf>
+  void decode_columns(int index, const RowGroup& row_group, const std::vector<int32_t>& columns,
+                      const std::vector<size_t>& step, std::vector<ColumnPlan>& plans,
+                      const FetchedRanges& bytes, bool shared_buffers, ValuesOf& values_of) {
+    parallel_for(int64_t(step.size()), options.threads, [&](int64_t task) {
+      const size_t i = step[size_t(task)];
+      const int32_t c = columns[i];
+      const ColumnDescriptor& descriptor = schema->column(size_t(c));
+      ErrorLocation where{source->name(), descriptor.path, index, -1, -1};
+      const ColumnChunk& chunk = row_group.columns[size_t(c)];
+      if (!chunk.meta_data) {
+        throw Error(ErrorCode::kUnsupported, "column chunk without metadata (encrypted?)", where);
+      }
+      const ColumnMetaData& meta = *chunk.meta_data;
+      if (meta.type != descriptor.physical_type) {
+        throw Error(ErrorCode::kCorrupt, "column chunk type differs from the schema", where);
+      }
+      PageReaderOptions page_options{options.limits, options.verify_crc};
+      ChunkValues& values = values_of(c);
+      ColumnPlan& plan = plans[i];
+      try {
+        if (meta.num_values == 0 || (plan.restricted && plan.page_offsets.empty())) {
+          decoders[size_t(c)]->decode(nullptr, 0, values);
+        } else {
+          PageReader pages(*source, meta, page_options, where,
+                           shared_buffers ? &field_decompress_slot : &decompress_slots[size_t(c)], &bytes);
+          if (plan.restricted) pages.restrict_to_pages(std::move(plan.page_offsets), plan.visit_start);
+          decoders[size_t(c)]->decode(&pages, plan.restricted ? -1 : meta.num_values, values);
+        }
+        if (!dictionary_output[size_t(c)]) convert_leaf_values(descriptor, leaf_types[size_t(c)], values);
+      } catch (const Error& e) {
+        throw e.with_location(where);
+      }
+    });
+  }
+
+  // Makes field_group_bytes hold every projected chunk of row group `index`;
+  // false when not worth it (nothing is copied) or over the budget.
+  bool fetch_whole_group(int index, const RowGroup& row_group) {
+    if (field_group == index) return true;
+    field_group = -1;
+    field_group_bytes.clear();
+    if (source->zero_copy() || options.read_ahead_budget <= 0) return false;
+    std::vector<ByteRange> wanted;
+    int64_t needed = 0;
+    for (int32_t c : selected_columns) {
+      ColumnPlan plan;
+      std::vector<RowRange> covered;
+      int64_t unused_pages = 0, unused_bytes = 0;
+      try {
+        plan_column(row_group, c, nullptr, plan, covered, unused_pages, unused_bytes);
+      } catch (const Error& e) {
+        throw e.with_location(ErrorLocation{source->name(), schema->column(size_t(c)).path, index, -1, -1});
+      }
+      wanted.insert(wanted.end(), plan.ranges.begin(), plan.ranges.end());
+      needed += plan.bytes();
+    }
+    std::vector<ByteRange> merged;
+    try {
+      merged = coalesce(std::move(wanted));
+    } catch (const Error& e) {
+      throw e.with_location(ErrorLocation{source->name(), "", index, -1, -1});
+    }
+    int64_t total = 0;
+    for (const ByteRange& range : merged) total += range.length;
+    if (total > options.read_ahead_budget) return false;
+    field_group_bytes.fetch(*source, merged, needed);
+    count_fetch(field_group_bytes.stats());
+    stats.peak_fetched_bytes = std::max(stats.peak_fetched_bytes, field_group_bytes.held_bytes());
+    field_group = index;
+    return true;
+  }
+
+  // Whether whole row group `index` is read through the read-ahead thread,
+  // starting it on the first read of a scan in row_group_order(). Only for
+  // parallel scans of sources that copy (for mmap there is nothing to fetch
+  // ahead), and only while the reads follow that order.
+  bool use_read_ahead(int index) {
+    if (read_ahead) {
+      if (!ahead_steps.empty() && ahead_steps.front().row_group == index) return true;
+      read_ahead.reset();  // out of order: fetch directly from now on
+      ahead_steps.clear();
+      return false;
+    }
+    if (read_ahead_tried || options.threads <= 1 || options.read_ahead_budget <= 0 || source->zero_copy())
+      return false;
+    const std::vector<int32_t> order = row_group_order();
+    if (order.empty() || order.front() != index) return false;
+    read_ahead_tried = true;
+    std::vector<ReadStep> steps;
+    for (int32_t group : order) {
+      ReadStep failed;
+      try {
+        if (group < 0 || group >= int32_t(metadata.row_groups.size())) {
+          throw_invalid("row group " + std::to_string(group) + " does not exist");
+        }
+        const RowGroup& row_group = metadata.row_groups[size_t(group)];
+        if (row_group.columns.size() != schema->num_columns())
+          throw_corrupt("row group has too few column chunks");
+        std::vector<ColumnPlan> plans(selected_columns.size());
+        std::vector<RowRange> covered;
+        int64_t unused_pages = 0, unused_bytes = 0;
+        for (size_t i = 0; i < selected_columns.size(); ++i) {
+          const int32_t c = selected_columns[i];
+          try {
+            plan_column(row_group, c, nullptr, plans[i], covered, unused_pages, unused_bytes);
+          } catch (const Error& e) {
+            throw e.with_location(
+                ErrorLocation{source->name(), schema->column(size_t(c)).path, group, -1, -1});
+          }
+        }
+        std::vector<std::vector<size_t>> split = split_by_budget(plans);
+        for (size_t k = 0; k < split.size(); ++k) {
+          std::vector<size_t>& columns = split[k];
+          ReadStep step;
+          std::vector<ByteRange> wanted;
+          for (size_t i : columns) {
+            wanted.insert(wanted.end(), plans[i].ranges.begin(), plans[i].ranges.end());
+            step.needed += plans[i].bytes();
+          }
+          try {
+            step.merged = coalesce(std::move(wanted));
+          } catch (const Error& e) {
+            throw e.with_location(ErrorLocation{source->name(), "", group, -1, -1});
+          }
+          for (const ByteRange& range : step.merged) step.bytes += range.length;
+          steps.push_back(std::move(step));
+          ahead_steps.push_back(AheadStep{group, std::move(columns), k + 1 == split.size()});
+        }
+      } catch (...) {
+        // Reported when the scan reaches this row group; nothing after it is fetched.
+        failed.error = std::current_exception();
+        steps.push_back(std::move(failed));
+        ahead_steps.push_back(AheadStep{group, {}, true});
+        break;
+      }
+    }
+    read_ahead = std::make_unique<ReadAhead>(source, std::move(steps), options.read_ahead_budget);
+    return !ahead_steps.empty() && ahead_steps.front().row_group == index;
   }
 
   int32_t first_selected_leaf(const SchemaNode& node) const {

@@ -503,6 +503,8 @@ struct FilteredScan::Impl {
       ReaderOptions rest_options;
       rest_options.threads = options.threads;
       rest_options.use_mmap = options.use_mmap;
+      rest_options.coalesce_gap = options.coalesce_gap;
+      rest_options.coalesce_max_size = options.coalesce_max_size;
       rest_options.dictionary_arrays = options.dictionary_arrays;
       rest_options.columns = rest;
       reuse->rest_reader = FileReader::open(source, rest_options);
@@ -676,6 +678,8 @@ std::unique_ptr<FilteredScan> FilteredScan::open(const std::string& path, Filter
   ReaderOptions base;
   base.threads = options.threads;
   base.use_mmap = options.use_mmap;
+  base.coalesce_gap = options.coalesce_gap;
+  base.coalesce_max_size = options.coalesce_max_size;
   impl->meta_reader = FileReader::open(impl->source, base);
   // Every filter column must be a leaf the statistics describe.
   const std::vector<std::string> filter_columns = impl->filter.columns();
