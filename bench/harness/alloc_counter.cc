@@ -8,12 +8,17 @@
 #include <cstdlib>
 #include <new>
 
+#include "parquetry/large_block.h"
+
 namespace parquetry::bench {
 namespace {
 
 std::atomic<int64_t> g_allocations{0};
 std::atomic<int64_t> g_bytes{0};
 std::atomic<int64_t> g_deallocations{0};
+// The large-block allocator (FileMetaData's ColumnChunk arrays) maps memory
+// itself; its counters at the last reset, so that its requests count too.
+LargeBlockStats g_large_base;
 
 inline void count_allocation(std::size_t size) {
   g_allocations.fetch_add(1, std::memory_order_relaxed);
@@ -66,6 +71,7 @@ void reset_alloc_counters() {
   g_allocations.store(0, std::memory_order_relaxed);
   g_bytes.store(0, std::memory_order_relaxed);
   g_deallocations.store(0, std::memory_order_relaxed);
+  g_large_base = large_block_stats();
 }
 
 AllocCounts read_alloc_counters() {
@@ -73,6 +79,10 @@ AllocCounts read_alloc_counters() {
   counts.allocations = g_allocations.load(std::memory_order_relaxed);
   counts.bytes = g_bytes.load(std::memory_order_relaxed);
   counts.deallocations = g_deallocations.load(std::memory_order_relaxed);
+  const LargeBlockStats large = large_block_stats();
+  counts.allocations += static_cast<int64_t>(large.requests - g_large_base.requests);
+  counts.bytes += static_cast<int64_t>(large.requested_bytes - g_large_base.requested_bytes);
+  counts.deallocations += static_cast<int64_t>(large.frees - g_large_base.frees);
   return counts;
 }
 

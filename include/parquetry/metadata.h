@@ -40,6 +40,7 @@
 #include <variant>
 #include <vector>
 
+#include "parquetry/large_block.h"
 #include "parquetry/limits.h"
 #include "parquetry/types.h"
 #include "parquetry/util/buffer.h"
@@ -989,8 +990,13 @@ struct ColumnChunk {
   bool operator==(const ColumnChunk&) const = default;
 };
 
+/// The column chunks of a row group. A wide footer holds millions of
+/// chunks; their arrays come from LargeBlockAllocator so that decoding one
+/// footer after another reuses memory instead of faulting in fresh pages.
+using ColumnChunkList = std::vector<ColumnChunk, LargeBlockAllocator<ColumnChunk>>;
+
 struct RowGroup {
-  std::vector<ColumnChunk> columns;
+  ColumnChunkList columns;
   int64_t total_byte_size = 0;
   int64_t num_rows = 0;
   std::vector<SortingColumn> sorting_columns;

@@ -1,0 +1,92 @@
+// Large blocks that are kept for reuse instead of going back to the kernel.
+//
+// Why: a wide footer decodes into a few large arrays (one ColumnChunk array
+// per row group: 10,000 columns x 20 row groups is ~100 MB). With the C
+// library's allocator such blocks are mapped fresh on every decode and
+// unmapped when the metadata is freed, so every decode pays a page fault per
+// 4 KiB page - on a virtual machine more than the decoding itself. Blocks from
+// this allocator are instead kept in a small process-wide cache after they are
+// freed (bounded by large_block_cache_limit()) and handed to the next request
+// of a similar size, the way jemalloc or mimalloc retain memory.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <new>
+
+namespace parquetry {
+
+/// Requests of at least this many bytes take the large-block path; smaller
+/// ones go to operator new as usual.
+inline constexpr size_t kLargeBlockMinBytes = 256 * 1024;
+
+/// The most bytes of freed large blocks kept for reuse (default 256 MiB).
+/// Lowering it releases cached blocks beyond the new limit at once; 0
+/// disables the cache.
+void set_large_block_cache_limit(size_t bytes);
+size_t large_block_cache_limit();
+
+/// Counters of the large-block path (for tests and diagnostics).
+struct LargeBlockStats {
+  size_t cached_bytes = 0;       ///< mapped bytes now held in the cache
+  size_t cached_blocks = 0;      ///< blocks now held in the cache
+  uint64_t mapped = 0;           ///< blocks mapped from the kernel so far
+  uint64_t reused = 0;           ///< requests served from the cache so far
+  uint64_t requests = 0;         ///< large_block_allocate() calls so far
+  uint64_t requested_bytes = 0;  ///< bytes those calls asked for
+  uint64_t frees = 0;            ///< large_block_free() calls so far
+};
+LargeBlockStats large_block_stats();
+
+namespace detail {
+/// At least `bytes` (>= kLargeBlockMinBytes) bytes aligned to 64; throws
+/// std::bad_alloc when the kernel refuses.
+void* large_block_allocate(size_t bytes);
+/// Returns a block from large_block_allocate(bytes) (same `bytes`).
+void large_block_free(void* block, size_t bytes) noexcept;
+}  // namespace detail
+
+/// A std::allocator replacement for containers that may grow large (the
+/// per-row-group ColumnChunk arrays of FileMetaData): requests from
+/// kLargeBlockMinBytes on use the cached large blocks above, smaller ones
+/// operator new. Stateless: all instances compare equal.
+template <typename T>
+class LargeBlockAllocator {
+  static_assert(alignof(T) <= 64, "large blocks are aligned to 64 bytes");
+
+ public:
+  using value_type = T;
+
+  LargeBlockAllocator() = default;
+  template <typename U>
+  LargeBlockAllocator(const LargeBlockAllocator<U>&) noexcept {}
+
+  T* allocate(size_t n) {
+    if (n > std::numeric_limits<size_t>::max() / sizeof(T)) throw std::bad_array_new_length();
+    const size_t bytes = n * sizeof(T);
+    if (bytes >= kLargeBlockMinBytes) return static_cast<T*>(detail::large_block_allocate(bytes));
+    if constexpr (alignof(T) > __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
+      return static_cast<T*>(::operator new(bytes, std::align_val_t(alignof(T))));
+    } else {
+      return static_cast<T*>(::operator new(bytes));
+    }
+  }
+  void deallocate(T* p, size_t n) noexcept {
+    const size_t bytes = n * sizeof(T);
+    if (bytes >= kLargeBlockMinBytes) {
+      detail::large_block_free(p, bytes);
+    } else if constexpr (alignof(T) > __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
+      ::operator delete(p, std::align_val_t(alignof(T)));
+    } else {
+      ::operator delete(p);
+    }
+  }
+
+  template <typename U>
+  friend bool operator==(const LargeBlockAllocator&, const LargeBlockAllocator<U>&) noexcept {
+    return true;
+  }
+};
+
+}  // namespace parquetry

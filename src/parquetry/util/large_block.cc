@@ -1,0 +1,165 @@
+// The large-block cache behind LargeBlockAllocator (include/parquetry/large_block.h).
+//
+// Each block is an anonymous mapping with a 64-byte header that records the
+// mapped size, so a block can be handed to a smaller request and still be
+// unmapped (or cached) whole. Freed blocks go to a best-fit cache of at most
+// kMaxCachedBlocks entries and large_block_cache_limit() bytes; under
+// AddressSanitizer cached blocks are poisoned so a use after free still
+// reports.
+#include "parquetry/large_block.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstring>
+#include <mutex>
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define PARQUETRY_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#define PARQUETRY_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define PARQUETRY_POISON(p, n) ((void)(p), (void)(n))
+#define PARQUETRY_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+namespace parquetry {
+namespace {
+
+constexpr size_t kHeader = 64;  // keeps the caller's bytes 64-byte aligned
+constexpr size_t kPage = 4096;
+constexpr size_t kMaxCachedBlocks = 64;
+
+size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
+
+struct Cached {
+  char* base = nullptr;
+  size_t mapped = 0;
+};
+
+// Never destroyed: containers with static storage may free blocks during exit.
+struct Cache {
+  std::mutex mutex;
+  std::array<Cached, kMaxCachedBlocks> blocks{};
+  size_t count = 0;
+  size_t bytes = 0;
+  size_t limit = size_t{256} << 20;
+  uint64_t mapped = 0;
+  uint64_t reused = 0;
+  uint64_t requests = 0;
+  uint64_t requested_bytes = 0;
+  uint64_t frees = 0;
+};
+
+Cache& cache() {
+  static Cache* instance = new Cache;
+  return *instance;
+}
+
+size_t mapped_size_of(const char* base) {
+  size_t mapped;
+  std::memcpy(&mapped, base, sizeof mapped);
+  return mapped;
+}
+
+char* map_block(size_t mapped) {
+  // No MADV_HUGEPAGE: with the kernel's usual "defrag on madvise" setting a
+  // huge-page fault may compact memory synchronously, which made a first
+  // decode of a 100 MB footer take seconds instead of milliseconds.
+  void* p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  return static_cast<char*>(p);
+}
+
+void unmap_block(char* base, size_t mapped) {
+  PARQUETRY_UNPOISON(base, mapped);
+  munmap(base, mapped);
+}
+
+/// Unmaps cached blocks until the cache fits `limit`; called with the lock held.
+void shrink_locked(Cache& c, size_t limit) {
+  while (c.bytes > limit && c.count != 0) {
+    Cached victim = c.blocks[--c.count];
+    c.bytes -= victim.mapped;
+    unmap_block(victim.base, victim.mapped);
+  }
+}
+
+}  // namespace
+
+void set_large_block_cache_limit(size_t bytes) {
+  Cache& c = cache();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  c.limit = bytes;
+  shrink_locked(c, bytes);
+}
+
+size_t large_block_cache_limit() {
+  Cache& c = cache();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  return c.limit;
+}
+
+LargeBlockStats large_block_stats() {
+  Cache& c = cache();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  return LargeBlockStats{c.bytes, c.count, c.mapped, c.reused, c.requests, c.requested_bytes, c.frees};
+}
+
+namespace detail {
+
+void* large_block_allocate(size_t bytes) {
+  if (bytes > SIZE_MAX / 4) throw std::bad_alloc();
+  const size_t mapped = round_up(bytes + kHeader, kPage);
+  Cache& c = cache();
+  {
+    std::lock_guard<std::mutex> lock(c.mutex);
+    ++c.requests;
+    c.requested_bytes += bytes;
+    // Best fit among blocks that are large enough but not more than twice
+    // the request, so a small request does not pin a huge block.
+    size_t best = kMaxCachedBlocks;
+    for (size_t i = 0; i < c.count; ++i) {
+      const size_t size = c.blocks[i].mapped;
+      if (size >= mapped && size <= 2 * mapped &&
+          (best == kMaxCachedBlocks || size < c.blocks[best].mapped)) {
+        best = i;
+      }
+    }
+    if (best != kMaxCachedBlocks) {
+      Cached hit = c.blocks[best];
+      c.blocks[best] = c.blocks[--c.count];
+      c.bytes -= hit.mapped;
+      ++c.reused;
+      PARQUETRY_UNPOISON(hit.base + kHeader, hit.mapped - kHeader);
+      return hit.base + kHeader;
+    }
+    ++c.mapped;
+  }
+  char* base = map_block(mapped);
+  std::memcpy(base, &mapped, sizeof mapped);
+  return base + kHeader;
+}
+
+void large_block_free(void* block, size_t bytes) noexcept {
+  (void)bytes;  // the header knows the mapped size (the block may be a larger cached one)
+  if (block == nullptr) return;
+  char* base = static_cast<char*>(block) - kHeader;
+  const size_t mapped = mapped_size_of(base);
+  Cache& c = cache();
+  {
+    std::lock_guard<std::mutex> lock(c.mutex);
+    ++c.frees;
+    if (c.count < kMaxCachedBlocks && c.bytes + mapped <= c.limit) {
+      c.blocks[c.count++] = Cached{base, mapped};
+      c.bytes += mapped;
+      PARQUETRY_POISON(base + kHeader, mapped - kHeader);
+      return;
+    }
+  }
+  unmap_block(base, mapped);
+}
+
+}  // namespace detail
+}  // namespace parquetry
