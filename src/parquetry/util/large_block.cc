@@ -15,7 +15,14 @@
 #include <cstring>
 #include <mutex>
 
-#if defined(__SANITIZE_ADDRESS__)
+// GCC announces AddressSanitizer with __SANITIZE_ADDRESS__, clang (the fuzz
+// build) through __has_feature.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PARQUETRY_LARGE_BLOCK_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(PARQUETRY_LARGE_BLOCK_ASAN)
 #include <sanitizer/asan_interface.h>
 #define PARQUETRY_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
 #define PARQUETRY_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
