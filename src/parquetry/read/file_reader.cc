@@ -64,6 +64,20 @@ int64_t count_nulls(const ArrayData& array, int64_t offset, int64_t length) {
   return nulls;
 }
 
+// The metadata of a column chunk about to be decoded, checked against the
+// schema's column: encrypted chunks carry none, and a physical type other
+// than the schema's would decode garbage.
+const ColumnMetaData& chunk_meta_for(const ColumnChunk& chunk, const ColumnDescriptor& descriptor,
+                                     const ErrorLocation& where) {
+  if (!chunk.meta_data) {
+    throw Error(ErrorCode::kUnsupported, "column chunk without metadata (encrypted?)", where);
+  }
+  if (chunk.meta_data->type != descriptor.physical_type) {
+    throw Error(ErrorCode::kCorrupt, "column chunk type differs from the schema", where);
+  }
+  return *chunk.meta_data;
+}
+
 }  // namespace
 
 std::shared_ptr<ArrayData> slice(const std::shared_ptr<ArrayData>& array, int64_t offset, int64_t length) {
@@ -459,14 +473,7 @@ struct FileReader::Impl {
     if (!selective) return whole_then_pick();
     const ColumnDescriptor& descriptor = schema->column(size_t(c));
     ErrorLocation where{source->name(), descriptor.path, index, -1, -1};
-    const ColumnChunk& chunk = row_group.columns[size_t(c)];
-    if (!chunk.meta_data) {
-      throw Error(ErrorCode::kUnsupported, "column chunk without metadata (encrypted?)", where);
-    }
-    const ColumnMetaData& meta = *chunk.meta_data;
-    if (meta.type != descriptor.physical_type) {
-      throw Error(ErrorCode::kCorrupt, "column chunk type differs from the schema", where);
-    }
+    const ColumnMetaData& meta = chunk_meta_for(row_group.columns[size_t(c)], descriptor, where);
     // A flat leaf holds one level per row: the chunk's value count is the row count.
     if (meta.num_values != row_group.num_rows) {
       throw Error(ErrorCode::kCorrupt,
@@ -602,13 +609,7 @@ struct FileReader::Impl {
       const ColumnDescriptor& descriptor = schema->column(size_t(c));
       ErrorLocation where{source->name(), descriptor.path, index, -1, -1};
       const ColumnChunk& chunk = row_group.columns[size_t(c)];
-      if (!chunk.meta_data) {
-        throw Error(ErrorCode::kUnsupported, "column chunk without metadata (encrypted?)", where);
-      }
-      const ColumnMetaData& meta = *chunk.meta_data;
-      if (meta.type != descriptor.physical_type) {
-        throw Error(ErrorCode::kCorrupt, "column chunk type differs from the schema", where);
-      }
+      const ColumnMetaData& meta = chunk_meta_for(chunk, descriptor, where);
       PageReaderOptions page_options{options.limits, options.verify_crc};
       ChunkValues& values = values_of(c);
       ColumnPlan& plan = plans[i];
