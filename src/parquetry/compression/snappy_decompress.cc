@@ -153,6 +153,16 @@ SnappyStatus snappy_decompress(std::span<const uint8_t> input, std::span<uint8_t
       continue;
     }
     const uint8_t* src = op - offset;
+    if (len <= 8 && offset >= 16 && room >= 16) {
+      // The short copies of int64 columns (the high bytes of a recent value,
+      // at offsets of 16 and more that vary copy by copy): one move, taken
+      // before the offset-dependent cases so that the branch stays predicted.
+      const uint64_t v = load64(src);
+      store64(op, v);
+      last = len == 8 ? v : shift_in(last, v, len);
+      op += len;
+      continue;
+    }
     if (offset >= 64 && room >= 64) {  // no overlap: one fixed-size move
       uint8_t chunk[64];
       std::memcpy(chunk, src, 64);
