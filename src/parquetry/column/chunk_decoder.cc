@@ -98,9 +98,7 @@ void ChunkDecoder::decode(PageReader* pages_or_null, int64_t expected_levels, Ch
   PageReader& pages = *pages_or_null;
   Page page;
   while (pages.next(page)) {
-    ErrorLocation where = pages.where();
-    where.page = page.ordinal;
-    where.offset = page.file_offset;
+    const ErrorLocation where = pages.where(page);
     try {
       if (page.type == PageType::DICTIONARY_PAGE) {
         decode_dictionary(page);
@@ -328,9 +326,7 @@ bool ChunkDecoder::decode_selected(PageReader& pages, int64_t expected_levels, c
   int64_t rows = 0;
   Page page;
   while (pages.next(page)) {
-    ErrorLocation where = pages.where();
-    where.page = page.ordinal;
-    where.offset = page.file_offset;
+    const ErrorLocation where = pages.where(page);
     try {
       if (page.type == PageType::DICTIONARY_PAGE) {
         decode_dictionary(page);

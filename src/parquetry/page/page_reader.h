@@ -78,6 +78,14 @@ class PageReader {
 
   /// Where errors are reported (file, row group, column; the page is added per page).
   const ErrorLocation& where() const { return where_; }
+  /// where() narrowed to `page` (its ordinal and header offset), for errors
+  /// found while decoding it.
+  ErrorLocation where(const Page& page) const {
+    ErrorLocation at = where_;
+    at.page = page.ordinal;
+    at.offset = page.file_offset;
+    return at;
+  }
 
   /// Byte range of the chunk in the file.
   int64_t chunk_offset() const { return chunk_offset_; }

@@ -52,9 +52,7 @@ bool BinaryLeafStream::load_page() {
   if (!pages_) return false;
   Page page;
   while (pages_->next(page)) {
-    ErrorLocation where = pages_->where();
-    where.page = page.ordinal;
-    where.offset = page.file_offset;
+    const ErrorLocation where = pages_->where(page);
     try {
       if (page.type == PageType::DICTIONARY_PAGE) {
         decode_dictionary(page);
