@@ -3,6 +3,7 @@
 // and the full-scan fold over dictionaries equals the fold over values.
 #include <gtest/gtest.h>
 
+#include "json_text.h"
 #include "parquetry/error.h"
 #include "parquetry/reader.h"
 #include "parquetry/scan.h"
@@ -13,11 +14,7 @@
 namespace parquetry {
 namespace {
 
-std::string row_text(const RecordBatch& batch, int64_t row) {
-  JsonWriter out;
-  write_json_row(out, batch, row);
-  return out.take();
-}
+using testing::row_json;
 
 bool same_scalar(const ScanScalar& a, const ScanScalar& b) {
   if (a.index() != b.index()) return false;
@@ -50,7 +47,7 @@ TEST(DictionaryArrays, EveryPublicFileReadsTheSameValues) {
       ASSERT_EQ(dictionary[b].num_rows, plain[b].num_rows);
       for (const auto& column : dictionary[b].columns) EXPECT_NO_THROW(column->validate());
       for (int64_t r = 0; r < plain[b].num_rows; ++r) {
-        ASSERT_EQ(row_text(dictionary[b], r), row_text(plain[b], r)) << "row " << r;
+        ASSERT_EQ(row_json(dictionary[b], r), row_json(plain[b], r)) << "row " << r;
       }
     }
     // The fold over dictionaries equals the fold over gathered values.
@@ -89,15 +86,15 @@ TEST(DictionaryArrays, SlicedBatchesAndRowRangesKeepTheDictionary) {
   while (batches->next(batch)) {
     ASSERT_LE(batch.num_rows, 7);
     for (int64_t r = 0; r < batch.num_rows; ++r, ++row)
-      EXPECT_EQ(row_text(batch, r), row_text(plain[0], row));
+      EXPECT_EQ(row_json(batch, r), row_json(plain[0], row));
   }
   EXPECT_EQ(row, plain[0].num_rows);
   // Row ranges through the page index keep the dictionary too.
   const std::vector<RowRange> ranges = {{3, 9}, {500, 502}};
   const RecordBatch picked = reader->read_row_group(0, ranges);
   ASSERT_EQ(picked.num_rows, 8);
-  EXPECT_EQ(row_text(picked, 0), row_text(plain[0], 3));
-  EXPECT_EQ(row_text(picked, 7), row_text(plain[0], 501));
+  EXPECT_EQ(row_json(picked, 0), row_json(plain[0], 3));
+  EXPECT_EQ(row_json(picked, 7), row_json(plain[0], 501));
 }
 
 }  // namespace

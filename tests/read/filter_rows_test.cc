@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "json_text.h"
 #include "parquetry/error.h"
 #include "parquetry/reader.h"
 #include "parquetry/table/filter_rows.h"
@@ -19,11 +20,7 @@
 namespace parquetry {
 namespace {
 
-std::string value_json(const ArrayData& array, int64_t row) {
-  JsonWriter writer;
-  write_json_value(writer, array, row);
-  return writer.take();
-}
+using testing::value_json;
 
 // A keep bitmap of n rows padded to whole words, each row kept with
 // probability `keep_percent`; returns the kept count through `kept`.

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "json_text.h"
 #include "parquetry/error.h"
 #include "parquetry/reader.h"
 #include "parquetry/table/json_values.h"
@@ -17,11 +18,7 @@
 namespace parquetry {
 namespace {
 
-std::string value_json(const ArrayData& array, int64_t row) {
-  JsonWriter writer;
-  write_json_value(writer, array, row);
-  return writer.take();
-}
+using testing::value_json;
 
 // `rows` bits, each set with probability `density`; garbage-free padding.
 std::vector<uint8_t> random_selection(int64_t rows, double density, std::mt19937_64& rng, int64_t& count) {

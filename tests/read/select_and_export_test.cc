@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "json_text.h"
 #include "parquetry/arrow_export.h"
 #include "parquetry/error.h"
 #include "parquetry/reader.h"
@@ -18,11 +19,7 @@
 namespace parquetry {
 namespace {
 
-std::string row_json(const RecordBatch& batch, int64_t row) {
-  JsonWriter writer;
-  write_json_row(writer, batch, row);
-  return writer.take();
-}
+using testing::row_json;
 
 const char* kFiles[] = {"data/alltypes_plain.parquet",     "data/nested_lists.snappy.parquet",
                         "data/nested_maps.snappy.parquet", "data/nullable.impala.parquet",
