@@ -128,7 +128,8 @@ struct FileReader::Impl {
   // group fetches every projected chunk of it in coalesced reads instead,
   // kept here for the other fields (when they fit in read_ahead_budget).
   FetchedRanges field_group_bytes;
-  int field_group = -1;  // the row group field_group_bytes holds, -1 = none
+  int field_group = -1;           // the row group last decided on, -1 = none
+  bool field_group_held = false;  // whether field_group_bytes holds it (false: over budget)
 
   // The bytes one column needs for a row-group read.
   struct ColumnPlan {
@@ -632,10 +633,13 @@ struct FileReader::Impl {
   // Makes field_group_bytes hold every projected chunk of row group `index`;
   // false when not worth it (nothing is copied) or over the budget.
   bool fetch_whole_group(int index, const RowGroup& row_group) {
-    if (field_group == index) return true;
-    field_group = -1;
-    field_group_bytes.clear();
     if (source->zero_copy() || options.read_ahead_budget <= 0) return false;
+    // Decided once per row group: a group over the budget is not planned
+    // again for each of its fields.
+    if (field_group == index) return field_group_held;
+    field_group = -1;
+    field_group_held = false;
+    field_group_bytes.clear();
     std::vector<ByteRange> wanted;
     int64_t needed = 0;
     for (int32_t c : selected_columns) {
@@ -658,11 +662,12 @@ struct FileReader::Impl {
     }
     int64_t total = 0;
     for (const ByteRange& range : merged) total += range.length;
+    field_group = index;
     if (total > options.read_ahead_budget) return false;
     field_group_bytes.fetch(*source, merged, needed);
     count_fetch(field_group_bytes.stats());
     stats.peak_fetched_bytes = std::max(stats.peak_fetched_bytes, field_group_bytes.held_bytes());
-    field_group = index;
+    field_group_held = true;
     return true;
   }
 
