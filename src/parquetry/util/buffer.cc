@@ -4,7 +4,36 @@
 #include <new>
 #include <utility>
 
+#include "parquetry/large_block.h"
+
 namespace parquetry {
+namespace {
+
+// Blocks of kLargeBlockMinBytes and more (decompressed pages, decoded value
+// arrays) come from the large-block cache: a scan frees and requests blocks
+// of the same few sizes for every page and row group, and through the C
+// library each one was mapped afresh (or trimmed from the heap and grown
+// back), paying a page fault and a zeroed page per 4 KiB. Whether a block is
+// large follows from its capacity alone, so release() needs no extra flag.
+bool is_large(size_t bytes) { return bytes >= kLargeBlockMinBytes; }
+
+uint8_t* allocate_block(size_t bytes) {
+  if (is_large(bytes)) return static_cast<uint8_t*>(detail::large_block_allocate(bytes));
+  auto* block = static_cast<uint8_t*>(std::aligned_alloc(Buffer::kAlignment, bytes));
+  if (block == nullptr) throw std::bad_alloc();
+  return block;
+}
+
+void free_block(uint8_t* block, size_t bytes) {
+  if (block == nullptr) return;
+  if (is_large(bytes)) {
+    detail::large_block_free(block, bytes);
+  } else {
+    std::free(block);
+  }
+}
+
+}  // namespace
 
 Buffer::~Buffer() { release(); }
 
@@ -24,7 +53,7 @@ Buffer& Buffer::operator=(Buffer&& other) noexcept {
 }
 
 void Buffer::release() {
-  std::free(data_);
+  free_block(data_, capacity_ + kPadding);
   data_ = nullptr;
   size_ = 0;
   capacity_ = 0;
@@ -34,10 +63,9 @@ void Buffer::grow(size_t min_capacity) {
   // Round up to the alignment so aligned_alloc's size rule holds.
   size_t capacity = (min_capacity + kAlignment - 1) / kAlignment * kAlignment;
   size_t bytes = capacity + kPadding;
-  auto* fresh = static_cast<uint8_t*>(std::aligned_alloc(kAlignment, bytes));
-  if (fresh == nullptr) throw std::bad_alloc();
+  uint8_t* fresh = allocate_block(bytes);
   if (size_ != 0) std::memcpy(fresh, data_, size_);
-  std::free(data_);
+  free_block(data_, capacity_ + kPadding);
   data_ = fresh;
   capacity_ = capacity;
   std::memset(data_ + size_, 0, kPadding);
