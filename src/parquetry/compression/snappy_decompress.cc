@@ -7,6 +7,15 @@
 // buffer. Here the last eight output bytes also live in a register, so an
 // offset-8 copy is a store of that register (and a rotate), and copies are
 // done as fixed-size moves whenever both ends leave room for the overshoot.
+//
+// Keeping that register current costs a few instructions a tag, which
+// unsorted int64 columns (timestamps: a 3-5 byte literal of the low bytes,
+// then a copy of the high bytes from far back) pay for nothing. So decoding
+// alternates between two loops: fast_steps takes short literals and short
+// copies from at least 16 back without the register or per-tag bound checks,
+// and hands any other tag to careful_step, which keeps the register and stays
+// in charge while copies from near back keep coming. On the taxi file's
+// timestamp pages that is 20% faster than one loop for all tags.
 #include "parquetry/compression/snappy_decompress.h"
 
 #include <algorithm>
@@ -63,6 +72,169 @@ uint8_t* copy_general(uint8_t* op, size_t offset, size_t len, size_t room) {
   return end;
 }
 
+// One tag of any kind, every bound checked. `last` holds the eight output
+// bytes before `op` and is kept up to date; offset-8 copies (sorted int64
+// columns: a one-byte literal, then seven bytes from eight back) store it
+// instead of reloading bytes that are still in the store buffer.
+// `near` is set when the tag is a copy from fewer than 16 bytes back, which
+// fast_steps does not take.
+[[gnu::always_inline]] inline SnappyStatus careful_step(const uint8_t*& ip, const uint8_t* in_end,
+                                                        uint8_t* out, uint8_t*& op, uint8_t* out_end,
+                                                        uint64_t& last, bool& near) {
+  const uint32_t tag = *ip++;
+  if ((tag & 3) == 0) {  // literal
+    size_t len = (tag >> 2) + 1;
+    if (len <= 16 && in_end - ip >= 16 && out_end - op >= 16) {
+      const uint64_t low = load64(ip);
+      store64(op, low);
+      store64(op + 8, load64(ip + 8));
+      last = len < 8 ? shift_in(last, low, len) : load64(ip + len - 8);
+      ip += len;
+      op += len;
+      return SnappyStatus::kOk;
+    }
+    if (len > 60) {  // 1-4 little-endian length bytes follow
+      const size_t extra = len - 60;
+      if (size_t(in_end - ip) < extra) return SnappyStatus::kTruncatedTag;
+      uint32_t stored = 0;
+      for (size_t k = 0; k < extra; ++k) stored |= uint32_t(ip[k]) << (8 * k);
+      ip += extra;
+      len = size_t(stored) + 1;
+    }
+    if (size_t(in_end - ip) < len) return SnappyStatus::kLiteralPastInput;
+    if (size_t(out_end - op) < len) return SnappyStatus::kOutputOverflow;
+    std::memcpy(op, ip, len);
+    ip += len;
+    op += len;
+    last = len >= 8 ? load64(ip - 8) : tail8(op, out);
+    return SnappyStatus::kOk;
+  }
+  size_t len, offset;
+  switch (tag & 3) {
+    case 1:  // 3-bit length - 4, 11-bit offset
+      if (ip == in_end) return SnappyStatus::kTruncatedTag;
+      len = 4 + ((tag >> 2) & 7);
+      offset = (size_t(tag >> 5) << 8) | *ip++;
+      break;
+    case 2:  // 6-bit length - 1, 16-bit offset
+      if (in_end - ip < 2) return SnappyStatus::kTruncatedTag;
+      len = (tag >> 2) + 1;
+      offset = size_t(ip[0]) | size_t(ip[1]) << 8;
+      ip += 2;
+      break;
+    default:  // 6-bit length - 1, 32-bit offset
+      if (in_end - ip < 4) return SnappyStatus::kTruncatedTag;
+      len = (tag >> 2) + 1;
+      offset = size_t(ip[0]) | size_t(ip[1]) << 8 | size_t(ip[2]) << 16 | size_t(ip[3]) << 24;
+      ip += 4;
+      break;
+  }
+  if (offset == 0 || offset > size_t(op - out)) return SnappyStatus::kBadOffset;
+  near = offset < 16;
+  const size_t room = size_t(out_end - op);
+  if (len > room) return SnappyStatus::kOutputOverflow;
+  // Every copy is at most 64 bytes; the fast cases below may write up to
+  // 64 (or 16) bytes, past `len`, which later tags overwrite.
+  if (offset == 8 && len <= 16 && room >= 16) {
+    // The source is exactly `last`, repeated.
+    store64(op, last);
+    store64(op + 8, last);
+    last = std::rotr(last, int(8 * (len & 7)));
+    op += len;
+    return SnappyStatus::kOk;
+  }
+  const uint8_t* src = op - offset;
+  if (len <= 8 && offset >= 16 && room >= 16) {
+    // The short copies of int64 columns (the high bytes of a recent value,
+    // at offsets of 16 and more that vary copy by copy): one move, taken
+    // before the offset-dependent cases so that the branch stays predicted.
+    const uint64_t v = load64(src);
+    store64(op, v);
+    last = len == 8 ? v : shift_in(last, v, len);
+    op += len;
+    return SnappyStatus::kOk;
+  }
+  if (offset >= 64 && room >= 64) {  // no overlap: one fixed-size move
+    uint8_t chunk[64];
+    std::memcpy(chunk, src, 64);
+    std::memcpy(op, chunk, 64);
+  } else if (offset >= 16 && room - len >= 16) {  // each 16-byte step reads bytes already written
+    for (size_t k = 0; k < len; k += 16) {
+      uint8_t chunk[16];
+      std::memcpy(chunk, src + k, 16);
+      std::memcpy(op + k, chunk, 16);
+    }
+  } else if (offset > 8 && len <= 16 && room >= 16) {
+    store64(op, load64(src));
+    store64(op + 8, load64(src + 8));  // after the first store: it may read what that wrote
+  } else {
+    op = copy_general(op, offset, len, room);
+    last = tail8(op, out);
+    return SnappyStatus::kOk;
+  }
+  // The copied bytes equal their source, which is older output.
+  last = len >= 8 ? load64(src + len - 8) : shift_in(last, load64(src), len);
+  op += len;
+  return SnappyStatus::kOk;
+}
+
+// The common tags while both ends have room for a 16-byte overshoot:
+// literals of at most 16 bytes and type-1/2 copies of at most 16 bytes from
+// at least 16 back, each one 16-byte move. Returns at the first other tag
+// (or when either end is near). It keeps no `last`: updating it for every
+// tag cost 15% on int64 columns, whose copies mostly reach far back.
+[[gnu::noinline]] void fast_steps(const uint8_t*& ip_ref, const uint8_t* in_end, uint8_t* out,
+                                  uint8_t*& op_ref, uint8_t* out_end) {
+  // A literal reads the tag and 16 bytes; a copy the tag and up to 2 bytes.
+  if (in_end - ip_ref < 17 || out_end - op_ref < 16) return;
+  const uint8_t* const ip_limit = in_end - 17;
+  uint8_t* const op_limit = out_end - 16;
+  const uint8_t* ip = ip_ref;
+  uint8_t* op = op_ref;
+  while (ip <= ip_limit && op <= op_limit) {
+    const uint32_t tag = *ip;
+    if ((tag & 3) == 0) {
+      const size_t len = (tag >> 2) + 1;
+      if (len > 16) break;
+      store64(op, load64(ip + 1));
+      store64(op + 8, load64(ip + 9));
+      ip += 1 + len;
+      op += len;
+      continue;
+    }
+    size_t len, offset, size;
+    if ((tag & 3) == 1) {
+      len = 4 + ((tag >> 2) & 7);
+      offset = (size_t(tag >> 5) << 8) | ip[1];
+      size = 2;
+    } else if ((tag & 3) == 2) {
+      len = (tag >> 2) + 1;
+      offset = size_t(ip[1]) | size_t(ip[2]) << 8;
+      size = 3;
+    } else {
+      break;
+    }
+    if (len > 16 || offset < 16 || offset > size_t(op - out)) break;
+    // The source ends at least 16 bytes before op: both loads precede the
+    // stores and read finished output.
+    const uint8_t* src = op - offset;
+    const uint64_t a = load64(src), b = load64(src + 8);
+    store64(op, a);
+    store64(op + 8, b);
+    ip += size;
+    op += len;
+  }
+  ip_ref = ip;
+  op_ref = op;
+}
+
+// After fast_steps stops at a tag it does not take, tags go through
+// careful_step until this many in a row were not copies from near back:
+// streams of offset-8 copies stay in the loop that keeps `last` (leaving it
+// for every other tag made them 15% slower), while a stray near copy or long
+// literal elsewhere costs only a short detour.
+constexpr int kCarefulRun = 16;
+
 }  // namespace
 
 SnappyPrefix snappy_length_prefix(std::span<const uint8_t> input) {
@@ -87,103 +259,18 @@ SnappyStatus snappy_decompress(std::span<const uint8_t> input, std::span<uint8_t
   uint8_t* const out = output.data();
   uint8_t* op = out;
   uint8_t* const out_end = out + output.size();
-  // The 8 bytes before op (bytes before the output's start are meaningless;
-  // no copy can reach them).
-  uint64_t last = 0;
   while (ip < in_end) {
-    const uint32_t tag = *ip++;
-    if ((tag & 3) == 0) {  // literal
-      size_t len = (tag >> 2) + 1;
-      if (len <= 16 && in_end - ip >= 16 && out_end - op >= 16) {
-        const uint64_t low = load64(ip);
-        store64(op, low);
-        store64(op + 8, load64(ip + 8));
-        last = len < 8 ? shift_in(last, low, len) : load64(ip + len - 8);
-        ip += len;
-        op += len;
-        continue;
-      }
-      if (len > 60) {  // 1-4 little-endian length bytes follow
-        const size_t extra = len - 60;
-        if (size_t(in_end - ip) < extra) return SnappyStatus::kTruncatedTag;
-        uint32_t stored = 0;
-        for (size_t k = 0; k < extra; ++k) stored |= uint32_t(ip[k]) << (8 * k);
-        ip += extra;
-        len = size_t(stored) + 1;
-      }
-      if (size_t(in_end - ip) < len) return SnappyStatus::kLiteralPastInput;
-      if (size_t(out_end - op) < len) return SnappyStatus::kOutputOverflow;
-      std::memcpy(op, ip, len);
-      ip += len;
-      op += len;
-      last = len >= 8 ? load64(ip - 8) : tail8(op, out);
-      continue;
+    fast_steps(ip, in_end, out, op, out_end);
+    // The 8 bytes before op (bytes before the output's start read as zero;
+    // no valid copy can reach them).
+    uint64_t last = tail8(op, out);
+    for (int quiet = 0; quiet < kCarefulRun && ip < in_end;) {
+      bool near = false;
+      const SnappyStatus status = careful_step(ip, in_end, out, op, out_end, last, near);
+      if (status != SnappyStatus::kOk) [[unlikely]]
+        return status;
+      quiet = near ? 0 : quiet + 1;
     }
-    size_t len, offset;
-    switch (tag & 3) {
-      case 1:  // 3-bit length - 4, 11-bit offset
-        if (ip == in_end) return SnappyStatus::kTruncatedTag;
-        len = 4 + ((tag >> 2) & 7);
-        offset = (size_t(tag >> 5) << 8) | *ip++;
-        break;
-      case 2:  // 6-bit length - 1, 16-bit offset
-        if (in_end - ip < 2) return SnappyStatus::kTruncatedTag;
-        len = (tag >> 2) + 1;
-        offset = size_t(ip[0]) | size_t(ip[1]) << 8;
-        ip += 2;
-        break;
-      default:  // 6-bit length - 1, 32-bit offset
-        if (in_end - ip < 4) return SnappyStatus::kTruncatedTag;
-        len = (tag >> 2) + 1;
-        offset = size_t(ip[0]) | size_t(ip[1]) << 8 | size_t(ip[2]) << 16 | size_t(ip[3]) << 24;
-        ip += 4;
-        break;
-    }
-    if (offset == 0 || offset > size_t(op - out)) return SnappyStatus::kBadOffset;
-    const size_t room = size_t(out_end - op);
-    if (len > room) return SnappyStatus::kOutputOverflow;
-    // Every copy is at most 64 bytes; the fast cases below may write up to
-    // 64 (or 16) bytes, past `len`, which later tags overwrite.
-    if (offset == 8 && len <= 16 && room >= 16) {
-      // The source is exactly `last`, repeated.
-      store64(op, last);
-      store64(op + 8, last);
-      last = std::rotr(last, int(8 * (len & 7)));
-      op += len;
-      continue;
-    }
-    const uint8_t* src = op - offset;
-    if (len <= 8 && offset >= 16 && room >= 16) {
-      // The short copies of int64 columns (the high bytes of a recent value,
-      // at offsets of 16 and more that vary copy by copy): one move, taken
-      // before the offset-dependent cases so that the branch stays predicted.
-      const uint64_t v = load64(src);
-      store64(op, v);
-      last = len == 8 ? v : shift_in(last, v, len);
-      op += len;
-      continue;
-    }
-    if (offset >= 64 && room >= 64) {  // no overlap: one fixed-size move
-      uint8_t chunk[64];
-      std::memcpy(chunk, src, 64);
-      std::memcpy(op, chunk, 64);
-    } else if (offset >= 16 && room - len >= 16) {  // each 16-byte step reads bytes already written
-      for (size_t k = 0; k < len; k += 16) {
-        uint8_t chunk[16];
-        std::memcpy(chunk, src + k, 16);
-        std::memcpy(op + k, chunk, 16);
-      }
-    } else if (offset > 8 && len <= 16 && room >= 16) {
-      store64(op, load64(src));
-      store64(op + 8, load64(src + 8));  // after the first store: it may read what that wrote
-    } else {
-      op = copy_general(op, offset, len, room);
-      last = tail8(op, out);
-      continue;
-    }
-    // The copied bytes equal their source, which is older output.
-    last = len >= 8 ? load64(src + len - 8) : shift_in(last, load64(src), len);
-    op += len;
   }
   return op == out_end ? SnappyStatus::kOk : SnappyStatus::kOutputShort;
 }
