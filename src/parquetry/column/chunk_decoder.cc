@@ -314,7 +314,9 @@ bool ChunkDecoder::can_decode_selected() const {
   if (spec_.max_def > 0 && !spec_.flat_optional()) return false;
   switch (spec_.layout()) {
     case PhysicalLayout::kFixed: return spec_.width() > 0;
-    case PhysicalLayout::kBinary: return spec_.dictionary_indices;  // indices are fixed-width
+    // Dictionary pages only (decode_selected_page declines PLAIN ones): the
+    // indices are fixed-width, and the selected ones gather their strings.
+    case PhysicalLayout::kBinary: return true;
     default: return false;
   }
 }
