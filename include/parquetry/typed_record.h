@@ -81,6 +81,18 @@ constexpr TypeId native_id() {
 }
 
 /// Whether an integer column of type `id` always fits an integer member M.
+/// True when a column of type `id` stores its values as M itself, so a
+/// member of type M can be copied from the buffer: M's own type, and the
+/// temporal types kept as 32- or 64-bit counts (a timestamp member is the
+/// count in the column's unit, as ValueRef::as_int64 reads it).
+template <typename M>
+constexpr bool stored_as(TypeId id) {
+  if (id == native_id<M>()) return true;
+  if constexpr (std::is_same_v<M, int64_t>) return id == TypeId::kTimestamp || id == TypeId::kTime64;
+  if constexpr (std::is_same_v<M, int32_t>) return id == TypeId::kDate32 || id == TypeId::kTime32;
+  return false;
+}
+
 template <typename M>
 bool integer_fits(TypeId id) {
   struct Range {
@@ -319,7 +331,7 @@ class MemberField final : public RecordField<T> {
       const int64_t first = a.offset + column.shift + begin;  // physical index of row `begin`
       const uint8_t* validity = a.null_count > 0 ? a.buffers[0].data : nullptr;
       if constexpr (typed_detail::native_id<Value>() != TypeId::kNull && !std::is_same_v<Value, bool>) {
-        if (a.type->id == typed_detail::native_id<Value>()) {
+        if (typed_detail::stored_as<Value>(a.type->id)) {
           const Value* values = reinterpret_cast<const Value*>(a.buffers[1].data) + first;
           for (int64_t i = 0; i < count; ++i) {
             const bool null = validity && !((validity[(first + i) >> 3] >> ((first + i) & 7)) & 1);

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <optional>
 #include <random>
 
 #include "parquetry/error.h"
@@ -48,6 +49,45 @@ TEST(TypedReader, ReadsAllTypesPlainIntoAStruct) {
     EXPECT_DOUBLE_EQ(all[i].value, 10.1 * double(i % 2));
     EXPECT_EQ(all[i].text, i % 2 ? "1" : "0");
   }
+}
+
+// A timestamp column read into an int64_t member holds the count in the
+// column's unit, as the columnar reader stores it (the copy-from-buffer path
+// takes timestamps as well as plain int64 columns).
+struct Stamped {
+  int32_t id = 0;
+  int64_t stamp = 0;
+  std::optional<int64_t> maybe_stamp;
+};
+
+TEST(TypedReader, TimestampIntoInt64IsTheStoredCount) {
+  const std::string path = testing::parquet_testing("data/alltypes_plain.parquet").string();
+  auto reader = TypedReader<Stamped>::open(path, RecordLayout<Stamped>()
+                                                     .field("id", &Stamped::id)
+                                                     .field("timestamp_col", &Stamped::stamp)
+                                                     .field("timestamp_col", &Stamped::maybe_stamp));
+  std::vector<Stamped> all;
+  Stamped s;
+  while (reader->next(s)) all.push_back(s);
+  auto columnar = FileReader::open(path);
+  ASSERT_EQ(columnar->num_row_groups(), 1);
+  const RecordBatch batch = columnar->read_row_group(0);
+  size_t field = 0;
+  while (field < batch.schema->fields.size() && batch.schema->fields[field].name != "timestamp_col") ++field;
+  ASSERT_LT(field, batch.columns.size());
+  const ArrayData& stamps = *batch.columns[field];
+  ASSERT_EQ(stamps.type->id, TypeId::kTimestamp);
+  ASSERT_EQ(int64_t(all.size()), stamps.length);
+  const int64_t* counts = reinterpret_cast<const int64_t*>(stamps.buffers[1].data) + stamps.offset;
+  for (size_t i = 0; i < all.size(); ++i) {
+    EXPECT_EQ(all[i].stamp, counts[i]) << "row " << i;
+    ASSERT_TRUE(all[i].maybe_stamp.has_value());
+    EXPECT_EQ(*all[i].maybe_stamp, counts[i]);
+  }
+  // 2009-03-01 00:00:00 (the first row, id 4) in the column's unit.
+  EXPECT_EQ(all[0].id, 4);
+  const int64_t per_second = stamps.type->unit == ArrowTimeUnit::kNano ? 1000000000 : 1000000;
+  EXPECT_EQ(all[0].stamp, int64_t(1235865600) * per_second);
 }
 
 TEST(TypedReader, FilterSelectsRows) {
