@@ -97,10 +97,6 @@ std::span<const uint8_t> FileSource::read(int64_t offset, int64_t length, Buffer
 
 // --- MmapSource -------------------------------------------------------------
 
-namespace {
-constexpr int64_t kPopulateMinBytes = 256 * 1024;
-}  // namespace
-
 MmapSource::MmapSource(std::string path) : path_(std::move(path)) {
   int fd = open_read_only(path_, size_);
   if (size_ > 0) {
@@ -122,19 +118,6 @@ MmapSource::~MmapSource() {
 std::span<const uint8_t> MmapSource::read(int64_t offset, int64_t length, Buffer&) {
   check_range(offset, length);
   if (length == 0) return {};
-#ifdef MADV_POPULATE_READ
-  // A large read (a column chunk or a coalesced row group) is about to be
-  // decoded whole: one call maps its pages, where touching them one by one
-  // took a page fault per 64 KiB (the kernel's fault-around) and, in a
-  // filtered scan, 3-5% of the time. Best effort: kernels before 5.14
-  // refuse the advice and the faults happen as before.
-  if (length >= kPopulateMinBytes) {
-    const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
-    const uintptr_t start = uintptr_t(data_ + offset) & ~(page - 1);
-    const uintptr_t end = uintptr_t(data_ + offset + length);
-    ::madvise(reinterpret_cast<void*>(start), end - start, MADV_POPULATE_READ);
-  }
-#endif
   return {data_ + offset, static_cast<size_t>(length)};
 }
 
