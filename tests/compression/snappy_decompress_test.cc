@@ -76,6 +76,34 @@ TEST(SnappyDecompress, PageShapesMatchTheInput) {
   expect_round_trip(Bytes{}, "empty");
 }
 
+// The decoder switches between a fast loop (short literals, copies from at
+// least 16 back) and a careful one (everything else, offset-8 copies with a
+// register); streams whose regime changes every few hundred bytes cross that
+// boundary thousands of times, at every alignment.
+TEST(SnappyDecompress, StreamsThatSwitchLoopsOftenMatchTheInput) {
+  std::mt19937_64 rng(18);
+  Bytes unsorted;  // pickup times of a month in no order: short literals, far copies
+  for (int i = 0; i < 120000; ++i)
+    append(unsorted, int64_t(1640995200000000LL + int64_t(rng() % 2678400) * 1000000LL));
+  expect_round_trip(unsorted, "unsorted timestamps");
+
+  Bytes mixed;
+  int64_t next = 7000000;
+  for (int block = 0; block < 3000; ++block) {
+    const int kind = int(rng() % 4);
+    const int count = 1 + int(rng() % 40);
+    for (int k = 0; k < count; ++k) {
+      switch (kind) {
+        case 0: append(mixed, next++); break;  // offset-8 copies
+        case 1: append(mixed, int64_t(1640995200000000LL + int64_t(rng() % 86400000000LL))); break;
+        case 2: mixed.push_back(uint8_t(rng())); break;  // literal bytes
+        default: mixed.insert(mixed.end(), size_t(1 + rng() % 70), uint8_t('a' + k % 3)); break;  // runs
+      }
+    }
+  }
+  expect_round_trip(mixed, "mixed regimes");
+}
+
 TEST(SnappyDecompress, EverySizeAndPeriodMatchesTheInput) {
   // Small alphabets and periodic runs produce copies of every offset below
   // and above 8, 16 and 64, overlapping and not, near both ends of the output.
