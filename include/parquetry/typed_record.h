@@ -80,7 +80,6 @@ constexpr TypeId native_id() {
   }
 }
 
-/// Whether an integer column of type `id` always fits an integer member M.
 /// True when a column of type `id` stores its values as M itself, so a
 /// member of type M can be copied from the buffer: M's own type, and the
 /// temporal types kept as 32- or 64-bit counts (a timestamp member is the
@@ -93,6 +92,7 @@ constexpr bool stored_as(TypeId id) {
   return false;
 }
 
+/// Whether an integer column of type `id` always fits an integer member M.
 template <typename M>
 bool integer_fits(TypeId id) {
   struct Range {

@@ -72,10 +72,9 @@ TEST(TypedReader, TimestampIntoInt64IsTheStoredCount) {
   auto columnar = FileReader::open(path);
   ASSERT_EQ(columnar->num_row_groups(), 1);
   const RecordBatch batch = columnar->read_row_group(0);
-  size_t field = 0;
-  while (field < batch.schema->fields.size() && batch.schema->fields[field].name != "timestamp_col") ++field;
-  ASSERT_LT(field, batch.columns.size());
-  const ArrayData& stamps = *batch.columns[field];
+  const int field = batch.schema->field_index("timestamp_col");
+  ASSERT_GE(field, 0);
+  const ArrayData& stamps = *batch.columns[size_t(field)];
   ASSERT_EQ(stamps.type->id, TypeId::kTimestamp);
   ASSERT_EQ(int64_t(all.size()), stamps.length);
   const int64_t* counts = reinterpret_cast<const int64_t*>(stamps.buffers[1].data) + stamps.offset;
