@@ -121,6 +121,7 @@ void ensure_footer_file(const FooterShape& shape) {
       // Unreadable or truncated: written again below.
     }
   }
+  std::filesystem::create_directories(data_dir());
   BatchSchema schema;
   schema.fields.reserve(static_cast<size_t>(shape.columns));
   for (int c = 0; c < shape.columns; ++c) {

@@ -10,6 +10,7 @@
 // of a similar size, the way jemalloc or mimalloc retain memory.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -21,11 +22,22 @@ namespace parquetry {
 /// ones go to operator new as usual.
 inline constexpr size_t kLargeBlockMinBytes = 256 * 1024;
 
-/// The most bytes of freed large blocks kept for reuse (default 256 MiB).
-/// Lowering it releases cached blocks beyond the new limit at once; 0
-/// disables the cache.
+/// The most bytes of freed large blocks kept for reuse for good (default
+/// 256 MiB). Lowering it releases cached blocks beyond the new limit once
+/// their burst decay is over (at once when no burst is allowed); 0 disables
+/// the cache, bursts included.
 void set_large_block_cache_limit(size_t bytes);
 size_t large_block_cache_limit();
+
+/// Bursts: freed blocks beyond large_block_cache_limit() are kept too, up to
+/// `bytes` cached in all, but each only for `decay` after it was freed; the
+/// next large allocation or free after that unmaps it. This lets one decode
+/// after another of a footer larger than the lasting limit (100,000 columns x
+/// 20 row groups is ~1 GB of column chunks) reuse memory instead of faulting
+/// it in again. Defaults: a quarter of physical memory but at most 4 GiB, 10
+/// seconds. `bytes` at or below the lasting limit turns bursts off.
+void set_large_block_burst(size_t bytes, std::chrono::milliseconds decay);
+size_t large_block_burst_limit();
 
 /// Counters of the large-block path (for tests and diagnostics).
 struct LargeBlockStats {

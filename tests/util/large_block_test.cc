@@ -2,25 +2,78 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 namespace parquetry {
 namespace {
 
-// The cache is process-wide: each test sets its own limit and restores the
-// default, and compares counter deltas rather than absolute values.
+// The cache is process-wide: each test sets its own limits and restores the
+// defaults, and compares counter deltas rather than absolute values. Bursts
+// are off unless a test turns them on.
 class LargeBlockTest : public ::testing::Test {
  protected:
   void SetUp() override {
     saved_limit_ = large_block_cache_limit();
+    saved_burst_ = large_block_burst_limit();
     set_large_block_cache_limit(0);  // start from an empty cache
+    set_large_block_burst(0, std::chrono::seconds(10));
   }
-  void TearDown() override { set_large_block_cache_limit(saved_limit_); }
+  void TearDown() override {
+    set_large_block_cache_limit(saved_limit_);
+    set_large_block_burst(saved_burst_, std::chrono::seconds(10));
+  }
 
   size_t saved_limit_ = 0;
+  size_t saved_burst_ = 0;
 };
+
+TEST_F(LargeBlockTest, BurstKeepsBlocksBeyondTheLimitUntilTheirDecay) {
+  set_large_block_cache_limit(size_t{5} << 20);
+  const size_t size = size_t{3} << 20;  // maps 3 MiB + one page
+  const size_t mapped = size + 4096;
+  set_large_block_burst(4 * mapped, std::chrono::hours(1));
+  LargeBlockAllocator<char> alloc;
+  std::vector<char*> blocks;
+  for (int i = 0; i < 5; ++i) blocks.push_back(alloc.allocate(size));
+  for (char* b : blocks) alloc.deallocate(b, size);
+  // Four fit the burst limit; the fifth is unmapped at once.
+  EXPECT_EQ(large_block_stats().cached_blocks, 4u);
+  EXPECT_EQ(large_block_stats().cached_bytes, 4 * mapped);
+
+  // A second round is served from the cache without mapping anything.
+  const LargeBlockStats before = large_block_stats();
+  for (int i = 0; i < 4; ++i) blocks[static_cast<size_t>(i)] = alloc.allocate(size);
+  EXPECT_EQ(large_block_stats().mapped, before.mapped);
+  EXPECT_EQ(large_block_stats().reused - before.reused, 4u);
+  for (int i = 0; i < 4; ++i) alloc.deallocate(blocks[static_cast<size_t>(i)], size);
+
+  // With a short decay, the next call after it leaves only the lasting limit.
+  set_large_block_burst(4 * mapped, std::chrono::milliseconds(1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  char* probe = alloc.allocate(size_t{8} << 20);  // no cached block fits it
+  EXPECT_EQ(large_block_stats().cached_blocks, 1u);
+  EXPECT_EQ(large_block_stats().cached_bytes, mapped);
+  alloc.deallocate(probe, size_t{8} << 20);  // freed now: kept until its own decay
+  EXPECT_EQ(large_block_stats().cached_blocks, 2u);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  // Any call applies the decay; the oldest expired block goes first (the
+  // 3 MiB one), then the 8 MiB one, which alone is still above the limit.
+  set_large_block_cache_limit(size_t{5} << 20);
+  EXPECT_EQ(large_block_stats().cached_blocks, 0u);
+  EXPECT_EQ(large_block_stats().cached_bytes, 0u);
+}
+
+TEST_F(LargeBlockTest, ZeroLimitTurnsBurstsOffToo) {
+  set_large_block_burst(size_t{64} << 20, std::chrono::hours(1));
+  LargeBlockAllocator<char> alloc;
+  char* block = alloc.allocate(size_t{1} << 20);
+  alloc.deallocate(block, size_t{1} << 20);
+  EXPECT_EQ(large_block_stats().cached_blocks, 0u);
+}
 
 TEST_F(LargeBlockTest, SmallRequestsBypassTheLargePath) {
   set_large_block_cache_limit(size_t{64} << 20);

@@ -3,15 +3,20 @@
 // Each block is an anonymous mapping with a 64-byte header that records the
 // mapped size, so a block can be handed to a smaller request and still be
 // unmapped (or cached) whole. Freed blocks go to a best-fit cache of at most
-// kMaxCachedBlocks entries and large_block_cache_limit() bytes; under
-// AddressSanitizer cached blocks are poisoned so a use after free still
-// reports.
+// kMaxCachedBlocks entries. Up to large_block_cache_limit() bytes stay there
+// for good; beyond that, up to the burst limit, a block stays only for the
+// burst decay after it was freed and is unmapped by the first allocation or
+// free that comes later (the way jemalloc decays dirty pages, without a
+// background thread). Under AddressSanitizer cached blocks are poisoned so a
+// use after free still reports.
 #include "parquetry/large_block.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstring>
 #include <mutex>
 
@@ -40,10 +45,24 @@ constexpr size_t kMaxCachedBlocks = 64;
 
 size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
+using Clock = std::chrono::steady_clock;
+
 struct Cached {
   char* base = nullptr;
   size_t mapped = 0;
+  Clock::time_point freed_at{};
 };
+
+// A quarter of the machine's memory, at most 4 GiB: enough to hold the
+// decoded footer of 100,000 columns x 20 row groups (~1 GB) between two
+// decodes, small enough not to matter when it is idle for a decay.
+size_t default_burst_limit() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGESIZE);
+  const size_t four_gib = size_t{4} << 30;
+  if (pages <= 0 || page_size <= 0) return size_t{1} << 30;
+  return std::min(four_gib, static_cast<size_t>(pages) / 4 * static_cast<size_t>(page_size));
+}
 
 // Never destroyed: containers with static storage may free blocks during exit.
 struct Cache {
@@ -52,6 +71,8 @@ struct Cache {
   size_t count = 0;
   size_t bytes = 0;
   size_t limit = size_t{256} << 20;
+  size_t burst_limit = default_burst_limit();
+  Clock::duration burst_decay = std::chrono::seconds(10);
   uint64_t mapped = 0;
   uint64_t reused = 0;
   uint64_t requests = 0;
@@ -93,13 +114,51 @@ void shrink_locked(Cache& c, size_t limit) {
   }
 }
 
+/// The most bytes the cache may hold now: a lasting limit of 0 turns it off,
+/// bursts included.
+size_t capacity_locked(const Cache& c) { return c.limit == 0 ? 0 : std::max(c.limit, c.burst_limit); }
+
+/// While the cache holds more than its lasting limit, unmaps the blocks that
+/// were freed longer than the burst decay ago, oldest first; called with the
+/// lock held.
+void decay_locked(Cache& c, Clock::time_point now) {
+  while (c.bytes > c.limit) {
+    size_t oldest = kMaxCachedBlocks;
+    for (size_t i = 0; i < c.count; ++i) {
+      if (now - c.blocks[i].freed_at < c.burst_decay) continue;
+      if (oldest == kMaxCachedBlocks || c.blocks[i].freed_at < c.blocks[oldest].freed_at) oldest = i;
+    }
+    if (oldest == kMaxCachedBlocks) return;
+    const Cached victim = c.blocks[oldest];
+    c.blocks[oldest] = c.blocks[--c.count];
+    c.bytes -= victim.mapped;
+    unmap_block(victim.base, victim.mapped);
+  }
+}
+
 }  // namespace
 
 void set_large_block_cache_limit(size_t bytes) {
   Cache& c = cache();
   std::lock_guard<std::mutex> lock(c.mutex);
   c.limit = bytes;
-  shrink_locked(c, bytes);
+  shrink_locked(c, capacity_locked(c));
+  decay_locked(c, Clock::now());
+}
+
+void set_large_block_burst(size_t bytes, std::chrono::milliseconds decay) {
+  Cache& c = cache();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  c.burst_limit = bytes;
+  c.burst_decay = decay;
+  shrink_locked(c, capacity_locked(c));
+  decay_locked(c, Clock::now());
+}
+
+size_t large_block_burst_limit() {
+  Cache& c = cache();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  return c.burst_limit;
 }
 
 size_t large_block_cache_limit() {
@@ -124,6 +183,7 @@ void* large_block_allocate(size_t bytes) {
     std::lock_guard<std::mutex> lock(c.mutex);
     ++c.requests;
     c.requested_bytes += bytes;
+    decay_locked(c, Clock::now());
     // Best fit among blocks that are large enough but not more than twice
     // the request, so a small request does not pin a huge block.
     size_t best = kMaxCachedBlocks;
@@ -158,8 +218,10 @@ void large_block_free(void* block, size_t bytes) noexcept {
   {
     std::lock_guard<std::mutex> lock(c.mutex);
     ++c.frees;
-    if (c.count < kMaxCachedBlocks && c.bytes + mapped <= c.limit) {
-      c.blocks[c.count++] = Cached{base, mapped};
+    const Clock::time_point now = Clock::now();
+    decay_locked(c, now);
+    if (c.count < kMaxCachedBlocks && c.bytes + mapped <= capacity_locked(c)) {
+      c.blocks[c.count++] = Cached{base, mapped, now};
       c.bytes += mapped;
       PARQUETRY_POISON(base + kHeader, mapped - kHeader);
       return;
