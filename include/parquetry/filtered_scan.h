@@ -46,7 +46,8 @@ struct FilteredScanOptions {
   /// decoded whole and the surviving rows copied out.
   bool late_materialization = true;
   double dense_fraction = 0.5;
-  bool use_mmap = true;
+  /// Map the file instead of reading it with pread (see ReaderOptions::use_mmap).
+  bool use_mmap = false;
   /// Coalesced reads of every reader the scan opens (ReaderOptions::coalesce_gap
   /// and coalesce_max_size): pages the page index keeps are merged into one
   /// read when the skipped bytes between them are at most the gap.

@@ -23,7 +23,8 @@ struct ScanOptions {
   std::string where;  // a predicate (parse_predicate syntax); empty = every row
   bool explain = false;
   bool dictionary = false;  // dictionary-encoded columns as dictionary arrays
-  bool pread = false;       // read with pread instead of mapping the file
+  bool pread = false;       // read with pread (the default)
+  bool mmap = false;        // map the file instead
   int64_t coalesce_gap = ReaderOptions{}.coalesce_gap;
   int64_t coalesce_max = ReaderOptions{}.coalesce_max_size;
   int64_t read_ahead = ReaderOptions{}.read_ahead_budget;
@@ -66,7 +67,7 @@ void run_scan(const ScanOptions& options) {
   reader_options.columns = split_columns(options.columns);
   reader_options.threads = options.threads;
   reader_options.dictionary_arrays = options.dictionary;
-  reader_options.use_mmap = !options.pread;
+  reader_options.use_mmap = options.mmap;
   reader_options.coalesce_gap = options.coalesce_gap;
   reader_options.coalesce_max_size = options.coalesce_max;
   reader_options.read_ahead_budget = options.read_ahead;
@@ -79,7 +80,7 @@ void run_scan(const ScanOptions& options) {
     scan_options.columns = reader_options.columns;
     scan_options.threads = options.threads;
     scan_options.dictionary_arrays = options.dictionary;
-    scan_options.use_mmap = !options.pread;
+    scan_options.use_mmap = options.mmap;
     scan_options.coalesce_gap = options.coalesce_gap;
     scan_options.coalesce_max_size = options.coalesce_max;
     if (!options.where.empty()) scan_options.filter = parse_predicate(options.where);
@@ -154,9 +155,12 @@ CommandRegistration scan_command(40, [](CLI::App& app) {
   command->add_flag("--dictionary", options->dictionary,
                     "read dictionary-encoded columns as dictionary arrays and fold min/max per dictionary "
                     "entry instead of per value");
-  command->add_flag("--pread", options->pread,
-                    "read column chunks with pread instead of mapping the file (the resident set then holds "
-                    "only what is being decoded)");
+  CLI::Option* pread =
+      command->add_flag("--pread", options->pread,
+                        "read column chunks with pread (the default: the resident set holds only what is "
+                        "being decoded, and no page faults on the file)");
+  command->add_flag("--mmap", options->mmap, "map the file instead of reading it with pread")
+      ->excludes(pread);
   command
       ->add_option("--coalesce-gap", options->coalesce_gap,
                    "merge byte ranges of a row-group read whose gap is at most this many bytes into one read "
@@ -166,10 +170,10 @@ CommandRegistration scan_command(40, [](CLI::App& app) {
       ->add_option("--coalesce-max", options->coalesce_max, "largest merged read in bytes (default 67108864)")
       ->check(CLI::PositiveNumber);
   command
-      ->add_option(
-          "--read-ahead", options->read_ahead,
-          "with --pread and --threads > 1: bytes of the next row groups fetched ahead while one decodes "
-          "(0 = off; default 268435456)")
+      ->add_option("--read-ahead", options->read_ahead,
+                   "with pread (the default) and --threads > 1: bytes of the next row groups fetched ahead "
+                   "while one decodes "
+                   "(0 = off; default 268435456)")
       ->check(CLI::NonNegativeNumber);
   command->callback([options]() { run_scan(*options); });
 });
