@@ -5,9 +5,10 @@
 // library's allocator such blocks are mapped fresh on every decode and
 // unmapped when the metadata is freed, so every decode pays a page fault per
 // 4 KiB page - on a virtual machine more than the decoding itself. Blocks from
-// this allocator are instead kept in a small process-wide cache after they are
-// freed (bounded by large_block_cache_limit()) and handed to the next request
-// of a similar size, the way jemalloc or mimalloc retain memory.
+// this allocator are instead kept in a process-wide cache after they are
+// freed (bounded by large_block_cache_limit(), and for a few seconds after a
+// free by the larger burst limit) and handed to the next request of a similar
+// size, the way jemalloc or mimalloc retain memory.
 #pragma once
 
 #include <chrono>
