@@ -11,6 +11,7 @@
 #include <immintrin.h>
 #endif
 
+#include "parquetry/encoding/bit_unpack.h"
 #include "parquetry/error.h"
 #include "parquetry/table/select.h"
 #include "parquetry/util/bit_util.h"
@@ -113,6 +114,19 @@ void min_max_block(const T* values, int64_t n, uint64_t word, bool all_valid, Ac
 // not copy its surviving rows out first.
 struct Rows {
   const uint8_t* selection = nullptr;  // null = every row
+  // Selected rows among the first `counted` (every column of a batch has
+  // the batch's length: counted once per batch, not once per column).
+  int64_t counted = -1;
+  int64_t selected = 0;
+
+  static Rows of(const uint8_t* selection, int64_t length) {
+    Rows rows{selection};
+    if (selection != nullptr) {
+      rows.counted = length;
+      rows.selected = encoding::count_set_bits(selection, 0, length);
+    }
+    return rows;
+  }
 
   // Validity and selection of rows [block, block + n) (n <= 64) of `a`, as one word.
   uint64_t valid_word(const ArrayData& a, const uint8_t* validity, int64_t block, int64_t n) const {
@@ -121,10 +135,8 @@ struct Rows {
   // Selected rows among [0, length).
   int64_t count(int64_t length) const {
     if (selection == nullptr) return length;
-    int64_t n = 0;
-    for (int64_t block = 0; block < length; block += 64)
-      n += std::popcount(bits::word_at(selection, block, std::min<int64_t>(64, length - block)));
-    return n;
+    if (length == counted) return selected;
+    return encoding::count_set_bits(selection, 0, length);
   }
 };
 
@@ -377,6 +389,30 @@ void fold_list(const ArrayData& a, Rows rows, ColumnScanSummary& s) {
 
 void fold_column(const ArrayData& a, Rows rows, ColumnScanSummary& s);
 
+// Marks mark[min(indices[i], limit)] for each row i < n (n <= 64) whose bit
+// is set in `word`, and the spare slot mark[limit + 1] for every other row.
+// The slots are computed for all rows first (vectorised: a 16-bit slice of
+// `word` is an AVX-512 lane mask), then stored one byte per row with no
+// branch, so a word missing a few rows (nulls, a non-selective filter) costs
+// what a full word does.
+inline void mark_entries(const int32_t* indices, int64_t n, uint64_t word, uint32_t limit, uint8_t* mark) {
+  alignas(64) uint32_t slot[64];
+  int64_t i = 0;
+#ifdef __AVX512F__
+  const __m512i top = _mm512_set1_epi32(int32_t(limit));
+  const __m512i spare = _mm512_set1_epi32(int32_t(limit + 1));
+  for (; i + 16 <= n; i += 16) {
+    const __m512i index = _mm512_loadu_si512(indices + i);
+    _mm512_store_si512(slot + i, _mm512_mask_min_epu32(spare, __mmask16(word >> i), index, top));
+  }
+#endif
+  for (; i < n; ++i) {
+    const uint32_t entry = std::min(uint32_t(indices[i]), limit);
+    slot[i] = (word >> i) & 1 ? entry : limit + 1;
+  }
+  for (int64_t k = 0; k < n; ++k) mark[slot[k]] = 1;
+}
+
 // A dictionary array: count its non-null selected rows, then fold min/max
 // over just the dictionary entries those rows use (one pass marking them in
 // a byte per entry), never over every row's value.
@@ -384,13 +420,14 @@ void fold_dictionary(const ArrayData& a, Rows rows, ColumnScanSummary& s) {
   const ArrayData& dictionary = *a.dictionary;
   if (dictionary.length > std::numeric_limits<int32_t>::max()) throw_invalid("dictionary too large");
   // One slot past the entries catches any out-of-range index without a
-  // branch per row; it is checked once after the pass.
-  // A second extra slot takes the rows a dense word leaves out (below).
+  // branch per row; it is checked once after the pass. A second extra slot
+  // takes the rows a word leaves out (mark_entries).
   const uint32_t limit = uint32_t(dictionary.length);
   std::vector<uint8_t> used(size_t(limit) + 2, 0);
   uint8_t* mark = used.data();
   const int32_t* indices = a.buffers[1].as<int32_t>() + a.offset;
   const uint8_t* validity = validity_of(a);
+  constexpr int kSparseWord = 16;  // at most this many rows: visit them one by one
   int64_t valid = 0;
   if (validity == nullptr && rows.selection == nullptr) {
     for (int64_t i = 0; i < a.length; ++i) mark[std::min(uint32_t(indices[i]), limit)] = 1;
@@ -400,20 +437,10 @@ void fold_dictionary(const ArrayData& a, Rows rows, ColumnScanSummary& s) {
       const int64_t n = std::min<int64_t>(64, a.length - block);
       uint64_t word = rows.valid_word(a, validity, block, n);
       if (word == 0) continue;
-      if (word == ~uint64_t(0)) {
-        for (int64_t i = block; i < block + 64; ++i) mark[std::min(uint32_t(indices[i]), limit)] = 1;
-        valid += 64;
-        continue;
-      }
       const int count = std::popcount(word);
       valid += count;
-      if (count > 32) {
-        // Mostly selected (a non-selective filter): every row of the word in
-        // one branch-free pass, the unselected ones marking the spare slot.
-        for (int64_t i = 0; i < n; ++i) {
-          const uint32_t entry = std::min(uint32_t(indices[block + i]), limit);
-          mark[(word >> i) & 1 ? entry : limit + 1] = 1;
-        }
+      if (count > kSparseWord) {
+        mark_entries(indices + block, n, word, limit, mark);
         continue;
       }
       for (; word != 0; word &= word - 1)
@@ -460,11 +487,10 @@ void fold_column(const ArrayData& a, Rows rows, ColumnScanSummary& s) {
     s.nulls += rows.count(a.length);
     return;
   }
-  if (rows.selection == nullptr) {
-    s.nulls += a.null_count;
-  } else {
-    s.nulls += rows.count(a.length) - count_valid(a, rows);
-  }
+  // The folds below count the valid selected values they fold; the other
+  // selected rows are the nulls.
+  const int64_t counted_before = s.count;
+  const int64_t selected = rows.count(a.length);
   if (is_float(id)) {
     if (id == TypeId::kFloat64) {
       fold_floats<double>(a, rows, s);
@@ -482,6 +508,7 @@ void fold_column(const ArrayData& a, Rows rows, ColumnScanSummary& s) {
     // structs, maps, decimals...: counted, not ordered
     s.count += rows.selection == nullptr ? a.length - a.null_count : count_valid(a, rows);
   }
+  s.nulls += selected - (s.count - counted_before);
 }
 
 template <typename T>
@@ -521,7 +548,7 @@ void ScanAccumulator::add(const RecordBatch& batch, const uint8_t* selection, in
   for (const auto& column : batch.columns) {
     if (column->length != batch.num_rows) throw_invalid("batch column length differs from its row count");
   }
-  const Rows rows{selection};
+  const Rows rows = Rows::of(selection, batch.num_rows);
   summary_.rows += rows.count(batch.num_rows);
   parallel_for(int64_t(batch.columns.size()), threads,
                [&](int64_t c) { fold_column(*batch.columns[size_t(c)], rows, summary_.columns[size_t(c)]); });
