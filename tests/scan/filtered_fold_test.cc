@@ -17,6 +17,9 @@
 #include "parquetry/reader.h"
 #include "parquetry/scan.h"
 #include "parquetry/table/select.h"
+#include "parquetry/util/bit_util.h"
+#include "parquetry/util/buffer.h"
+#include "parquetry/writer.h"
 #include "test_support.h"
 
 namespace parquetry {
@@ -270,6 +273,112 @@ TEST(FilteredFold, EqualsTheFoldOfTheCompactedBatches) {
     }
   }
   EXPECT_GT(selected, 5000);
+}
+
+// Three row groups of 2,000 rows: `price` (double) and `tag` (string),
+// dictionary-encoded with nulls, and a plain `id`.
+std::string write_dictionary_file() {
+  BatchSchema schema;
+  for (auto [name, id] : {std::pair{"id", TypeId::kInt64}, std::pair{"price", TypeId::kFloat64},
+                          std::pair{"tag", TypeId::kString}}) {
+    Field field;
+    field.name = name;
+    field.type = DataType::make(id);
+    field.nullable = id != TypeId::kInt64;
+    schema.fields.push_back(field);
+  }
+  constexpr int64_t kRows = 6000;
+  Buffer ids, prices, tag_offsets, tag_bytes;
+  Buffer price_valid(size_t(bits::bytes_for_bits(kRows))), tag_valid(size_t(bits::bytes_for_bits(kRows)));
+  std::memset(price_valid.data(), 0, price_valid.size());
+  std::memset(tag_valid.data(), 0, tag_valid.size());
+  const char* tags[] = {"a", "b", "cc", "ddd"};
+  int32_t offset = 0;
+  tag_offsets.append(&offset, 4);
+  int64_t price_nulls = 0, tag_nulls = 0;
+  for (int64_t row = 0; row < kRows; ++row) {
+    ids.append(&row, 8);
+    const double price = double((row * 7) % 5) * 0.75;  // 0, 0.75, ..., 3
+    prices.append(&price, 8);
+    if (row % 11 == 3) {
+      ++price_nulls;
+    } else {
+      bits::set_bit(price_valid.data(), row);
+    }
+    if (row % 13 == 5) {
+      ++tag_nulls;
+    } else {
+      bits::set_bit(tag_valid.data(), row);
+      const char* tag = tags[(row / 3) % 4];
+      tag_bytes.append(tag, std::strlen(tag));
+      offset += int32_t(std::strlen(tag));
+    }
+    tag_offsets.append(&offset, 4);
+  }
+  RecordBatch batch;
+  batch.schema = std::make_shared<BatchSchema>(schema);
+  batch.num_rows = kRows;
+  auto column = [&](TypeId id, int64_t nulls, std::vector<BufferRef> buffers) {
+    auto array = std::make_shared<ArrayData>();
+    array->type = std::make_shared<DataType>(DataType::make(id));
+    array->length = kRows;
+    array->null_count = nulls;
+    array->buffers = std::move(buffers);
+    batch.columns.push_back(array);
+  };
+  column(TypeId::kInt64, 0, {BufferRef{}, BufferRef::adopt(std::move(ids))});
+  column(TypeId::kFloat64, price_nulls,
+         {BufferRef::adopt(std::move(price_valid)), BufferRef::adopt(std::move(prices))});
+  column(TypeId::kString, tag_nulls,
+         {BufferRef::adopt(std::move(tag_valid)), BufferRef::adopt(std::move(tag_offsets)),
+          BufferRef::adopt(std::move(tag_bytes))});
+  const std::string path = (testing::temp_dir() / "filtered_fold_dictionary.parquet").string();
+  WriterOptions options;
+  options.row_group_rows = 2000;
+  auto writer = FileWriter::open(path, schema, options);
+  writer->write(batch);
+  writer->close();
+  return path;
+}
+
+// The predicate reads dictionary-encoded columns as dictionary arrays. An
+// output that wants their values decodes them from those indices: each
+// column's pages are read once, whether the output is values or dictionary
+// arrays, and the fold equals that of the compacted batches.
+TEST(FilteredFold, PredicateColumnsAreReadOnceWhateverTheOutputType) {
+  const std::string path = write_dictionary_file();
+  std::vector<int64_t> pages;
+  for (bool dictionary_arrays : {false, true}) {
+    SCOPED_TRACE(dictionary_arrays ? "dictionary arrays" : "values");
+    FilteredScanOptions options;
+    options.filter = parse_predicate("price > 2 OR tag = 'b'");
+    options.dictionary_arrays = dictionary_arrays;
+    auto scan = FilteredScan::open(path, options);
+    ScanAccumulator in_place(*scan->schema());
+    RecordBatch batch;
+    std::vector<uint8_t> selection;
+    int64_t kept = 0;
+    for (int64_t n; (n = scan->next_selection(batch, selection)) > 0;) {
+      kept += n;
+      EXPECT_EQ(batch.columns[0]->type->id, TypeId::kInt64);
+      EXPECT_EQ(batch.columns[1]->type->id, dictionary_arrays ? TypeId::kDictionary : TypeId::kFloat64);
+      EXPECT_EQ(batch.columns[2]->type->id, dictionary_arrays ? TypeId::kDictionary : TypeId::kString);
+      in_place.add(batch, selection.data());
+    }
+    pages.push_back(scan->stats().pages_read);
+    const ScanSummary want = fold_of_batches(path, options);
+    expect_same(in_place.summary(), want);
+    expect_same(FilteredScan::fold(path, options), want);
+    // price in {2.25, 3} or tag "b": rows where (row * 7) % 5 >= 3, or (row / 3) % 4 == 1.
+    EXPECT_EQ(kept, want.rows);
+    EXPECT_GT(kept, 2500);
+    EXPECT_LT(kept, 4500);
+    EXPECT_EQ(std::get<double>(want.columns[1].max), 3.0);
+    EXPECT_EQ(std::get<std::string>(want.columns[2].min), "a");
+  }
+  // Values: the two predicate columns decoded from the predicate's indices, not read again.
+  EXPECT_EQ(pages[0], pages[1]);
+  EXPECT_GE(pages[0], 9);  // three columns, three row groups
 }
 
 TEST(FilteredFold, FoldsExactlyTheSurvivors) {

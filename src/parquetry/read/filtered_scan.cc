@@ -16,6 +16,7 @@
 #include "parquetry/read/bloom.h"
 #include "parquetry/read/predicate_bind.h"
 #include "parquetry/scan.h"
+#include "parquetry/table/decode_dictionary.h"
 #include "parquetry/table/select.h"
 #include "parquetry/util/bit_util.h"
 #include "parquetry/util/parallel.h"
@@ -463,14 +464,25 @@ struct FilteredScan::Impl {
     return false;
   }
 
-  // Output columns the predicate batch already holds with the output's exact
-  // type (top-level leaves): next_selection and the fold take them from
-  // there instead of decoding them twice. Built on first use.
+  // Output columns the predicate batch already holds (top-level leaves):
+  // next_selection and the fold take them from there instead of reading
+  // their chunks twice. The predicate reads dictionary-encoded columns as
+  // dictionary arrays; an output that wants their values decodes them from
+  // those indices (decode_dictionary), which costs what the data reader's
+  // own gather would, without its decompression and index decoding. Built
+  // on first use.
   struct Reuse {
     std::unique_ptr<FileReader> rest_reader;  // the other projected file columns; null if none
     std::vector<int> from_predicate;          // per data field: predicate batch column, or -1
+    std::vector<bool> decode;                 // per data field: from_predicate is a dictionary to decode
     std::vector<int> from_rest;               // per data field: rest_reader column, or -1
   };
+
+  // Data field f as the output wants it, from the predicate batch.
+  std::shared_ptr<ArrayData> shared_field(const Evaluation& e, size_t f) const {
+    const std::shared_ptr<ArrayData>& column = e.predicate_batch.columns[size_t(reuse->from_predicate[f])];
+    return reuse->decode[f] ? decode_dictionary(*column) : column;
+  }
   std::optional<Reuse> reuse;
 
   // `rest_reader`: also open the reader of the columns not shared (next_selection reads them in one batch).
@@ -478,6 +490,7 @@ struct FilteredScan::Impl {
     reuse.emplace();
     const std::vector<Field>& fields = data_reader->batch_schema()->fields;
     reuse->from_predicate.assign(fields.size(), -1);
+    reuse->decode.assign(fields.size(), false);
     reuse->from_rest.assign(fields.size(), -1);
     std::vector<std::string> rest;
     const std::vector<Field>* predicate_fields =
@@ -487,9 +500,17 @@ struct FilteredScan::Impl {
       const bool leaf = node != nullptr && node->kind() == NodeKind::kLeaf;
       if (leaf && conjuncts.empty() && predicate_fields != nullptr) {
         for (size_t p = 0; p < predicate_fields->size(); ++p) {
-          if ((*predicate_fields)[p].name == fields[f].name &&
-              (*predicate_fields)[p].type == fields[f].type) {
+          const Field& predicate_field = (*predicate_fields)[p];
+          if (predicate_field.name != fields[f].name) continue;
+          if (predicate_field.type == fields[f].type) {
             reuse->from_predicate[f] = int(p);
+            reuse->decode[f] = false;
+          } else if (predicate_field.type.id == TypeId::kDictionary &&
+                     predicate_field.type.dictionary_value &&
+                     *predicate_field.type.dictionary_value == fields[f].type &&
+                     can_decode_dictionary(fields[f].type)) {
+            reuse->from_predicate[f] = int(p);
+            reuse->decode[f] = true;
           }
         }
       }
@@ -513,6 +534,7 @@ struct FilteredScan::Impl {
       for (size_t i = 0; same && i < got.size(); ++i) same = got[i].name == rest[i];
       if (!same) {
         reuse->from_predicate.assign(fields.size(), -1);  // a name that did not map 1:1: share nothing
+        reuse->decode.assign(fields.size(), false);
         return;
       }
     }
@@ -572,7 +594,7 @@ struct FilteredScan::Impl {
       for (size_t f = 0; f < data_fields; ++f) {
         const int shared = reuse->from_predicate[f];
         if (shared >= 0) {
-          fold(f, e.predicate_batch.columns[size_t(shared)]);
+          fold(f, shared_field(e, f));
         } else if (sparse) {
           fold(f, data_reader->read_field_selected(rg, int(f), selection.data()), true);
         } else {
@@ -613,9 +635,8 @@ struct FilteredScan::Impl {
           RecordBatch rest;
           if (reuse->rest_reader) rest = read_rows(*reuse->rest_reader, rg, e.candidates, whole);
           for (size_t f = 0; f < reuse->from_predicate.size(); ++f) {
-            out.columns.push_back(reuse->from_predicate[f] >= 0
-                                      ? e.predicate_batch.columns[size_t(reuse->from_predicate[f])]
-                                      : rest.columns[size_t(reuse->from_rest[f])]);
+            out.columns.push_back(reuse->from_predicate[f] >= 0 ? shared_field(e, f)
+                                                                : rest.columns[size_t(reuse->from_rest[f])]);
           }
         }
       }
@@ -655,6 +676,7 @@ struct FilteredScan::Impl {
   void refresh_reader_stats() {
     stats.pages_read = stats.pages_skipped = stats.bytes_skipped = 0;
     std::vector<FileReader*> readers = {predicate_reader.get(), data_reader.get()};
+    if (reuse) readers.push_back(reuse->rest_reader.get());  // next_selection's other columns
     for (const Conjunct& conjunct : conjuncts) readers.push_back(conjunct.reader.get());
     for (FileReader* reader : readers) {
       if (reader == nullptr) continue;
