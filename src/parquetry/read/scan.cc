@@ -437,6 +437,12 @@ void fold_dictionary(const ArrayData& a, Rows rows, ColumnScanSummary& s) {
       const int64_t n = std::min<int64_t>(64, a.length - block);
       uint64_t word = rows.valid_word(a, validity, block, n);
       if (word == 0) continue;
+      if (word == ~uint64_t(0)) {
+        // Every row: the plain loop, as without a selection.
+        for (int64_t i = block; i < block + 64; ++i) mark[std::min(uint32_t(indices[i]), limit)] = 1;
+        valid += 64;
+        continue;
+      }
       const int count = std::popcount(word);
       valid += count;
       if (count > kSparseWord) {
