@@ -485,7 +485,9 @@ struct FilteredScan::Impl {
   }
   std::optional<Reuse> reuse;
 
-  // `rest_reader`: also open the reader of the columns not shared (next_selection reads them in one batch).
+  // `rest_reader`: also open the reader of the columns not shared. Its
+  // row-group reads fetch only their chunks; the data reader's would fetch
+  // the shared ones a second time.
   void build_reuse(bool rest_reader) {
     reuse.emplace();
     const std::vector<Field>& fields = data_reader->batch_schema()->fields;
@@ -535,6 +537,7 @@ struct FilteredScan::Impl {
       if (!same) {
         reuse->from_predicate.assign(fields.size(), -1);  // a name that did not map 1:1: share nothing
         reuse->decode.assign(fields.size(), false);
+        reuse->rest_reader.reset();
         return;
       }
     }
@@ -566,7 +569,9 @@ struct FilteredScan::Impl {
       column_schemas.push_back(std::move(one));
     }
     const size_t data_fields = data_reader ? data_reader->batch_schema()->fields.size() : 0;
-    if (data_reader && !reuse) build_reuse(false);
+    // The other columns come from the reader of just them, whose row-group
+    // fetch leaves out the predicate columns' chunks (read already).
+    if (data_reader && !reuse) build_reuse(true);
     int64_t rows = 0;
     std::vector<uint8_t> selection;
     RecordBatch column;
@@ -592,14 +597,16 @@ struct FilteredScan::Impl {
       // bitmap, which costs less per row than finding each row's value.
       const bool sparse = whole && e.kept * kSparseSelection <= e.rows;
       for (size_t f = 0; f < data_fields; ++f) {
-        const int shared = reuse->from_predicate[f];
-        if (shared >= 0) {
+        if (reuse->from_predicate[f] >= 0) {
           fold(f, shared_field(e, f));
-        } else if (sparse) {
-          fold(f, data_reader->read_field_selected(rg, int(f), selection.data()), true);
+          continue;
+        }
+        FileReader& reader = reuse->rest_reader ? *reuse->rest_reader : *data_reader;
+        const int field = reuse->rest_reader ? reuse->from_rest[f] : int(f);
+        if (sparse) {
+          fold(f, reader.read_field_selected(rg, field, selection.data()), true);
         } else {
-          fold(f, whole ? data_reader->read_field(rg, int(f))
-                        : data_reader->read_field(rg, int(f), e.candidates));
+          fold(f, whole ? reader.read_field(rg, field) : reader.read_field(rg, field, e.candidates));
         }
       }
       if (!virtual_columns.empty()) {
