@@ -7,6 +7,7 @@
 
 #include "command.h"
 #include "parquetry/error.h"
+#include "parquetry/malloc_retention.h"
 
 namespace parquetry::cli {
 namespace {
@@ -26,6 +27,8 @@ CommandRegistration::CommandRegistration(int order, CommandSetup setup) {
 
 int main(int argc, char** argv) {
   using namespace parquetry::cli;
+  // Scans reuse memory freed by earlier ones (malloc_retention.h).
+  parquetry::retain_freed_malloc_memory(size_t{256} << 20);
   CLI::App app{"parquetry: inspect, read, write and benchmark Parquet files"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "parquetry 0.1.0");
