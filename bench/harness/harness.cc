@@ -46,6 +46,7 @@ struct Options {
   int warmup = 3;
   int measure = 5;
   int forks = 1;
+  bool interleave = false;  // forks of all selected cases round-robin
   double iteration_seconds = 0.5;
   std::string data_dir;
   std::string peers_dir = std::string(PARQUETRY_SOURCE_DIR) + "/bench/peers";
@@ -365,9 +366,20 @@ PeerRun run_peer(const Options& options, const TablePeer& peer, const Params& pa
   return run;
 }
 
-// Runs every fork of one case and turns the measured repetitions into a row.
-Row run_case(const Options& options, const CaseInfo& info, const std::string& self, int index, int total) {
+// A case's row while its forks run: the measured samples go into `row`,
+// the allocation totals are kept until the row is finished.
+struct CaseRun {
+  const CaseInfo* info = nullptr;
   Row row;
+  double total_bytes = 0, total_allocs = 0, total_iterations = 0;
+  bool have_allocs = true;
+  bool single_shot = false;
+};
+
+CaseRun start_case(const Options& options, const CaseInfo& info) {
+  CaseRun run;
+  run.info = &info;
+  Row& row = run.row;
   row.benchmark = info.full_name;
   row.suite = info.suite;
   row.table = info.table;
@@ -376,77 +388,92 @@ Row run_case(const Options& options, const CaseInfo& info, const std::string& se
   row.params_text = info.params_text;
   // Marks read by assign_baselines(): an explicit baseline, or any harness case.
   if (info.api) row.baseline = info.baseline ? "self" : "api";
-  const bool single_shot = options.mode_override.empty() ? info.single_shot : options.mode_override == "ss";
-  row.mode = single_shot ? "ss" : "avgt";
-  double total_bytes = 0, total_allocs = 0, total_iterations = 0;
-  bool have_allocs = true;
+  run.single_shot = options.mode_override.empty() ? info.single_shot : options.mode_override == "ss";
+  row.mode = run.single_shot ? "ss" : "avgt";
+  return run;
+}
+
+// Runs fork `fork` of a case in a child process and adds its measured
+// repetitions to the row; a failure marks the row and later forks are skipped.
+void run_fork(const Options& options, const std::string& self, CaseRun& run, int fork, int index, int total) {
+  Row& row = run.row;
+  if (!row.ok) return;
+  const CaseInfo& info = *run.info;
   const int repetitions = options.warmup + options.measure;
-  for (int fork = 1; fork <= options.forks; ++fork) {
-    std::cerr << "# Run " << index << "/" << total << ": " << info.full_name << " (fork " << fork << "/"
-              << options.forks << ", " << row.mode << ", " << options.warmup << " warmup + "
-              << options.measure << " measured)\n";
-    const std::string out_path = (fs::temp_directory_path() / ("parquetry-bench-" + std::to_string(getpid()) +
-                                                               "-" + std::to_string(index) + ".json"))
-                                     .string();
-    std::vector<std::string> argv = {
-        self,
-        "--child",
-        out_path,
-        "--case",
-        info.full_name,
-        "--benchmark_repetitions=" + std::to_string(repetitions),
-        "--benchmark_min_time=" +
-            (single_shot ? std::string("0.000000001") : std::to_string(options.iteration_seconds))};
-    for (const std::string& flag : options.passthrough) argv.push_back(flag);
+  std::cerr << "# Run " << index << "/" << total << ": " << info.full_name << " (fork " << fork << "/"
+            << options.forks << ", " << row.mode << ", " << options.warmup << " warmup + " << options.measure
+            << " measured)\n";
+  const std::string out_path = (fs::temp_directory_path() / ("parquetry-bench-" + std::to_string(getpid()) +
+                                                             "-" + std::to_string(index) + ".json"))
+                                   .string();
+  std::vector<std::string> argv = {
+      self,
+      "--child",
+      out_path,
+      "--case",
+      info.full_name,
+      "--benchmark_repetitions=" + std::to_string(repetitions),
+      "--benchmark_min_time=" +
+          (run.single_shot ? std::string("0.000000001") : std::to_string(options.iteration_seconds))};
+  for (const std::string& flag : options.passthrough) argv.push_back(flag);
+  fs::remove(out_path);
+  ProcessResult process = run_process(argv, false);
+  row.peak_rss_kb = std::max(row.peak_rss_kb, process.peak_rss_kb);
+  std::string text;
+  try {
+    text = read_file(out_path);
     fs::remove(out_path);
-    ProcessResult process = run_process(argv, false);
-    row.peak_rss_kb = std::max(row.peak_rss_kb, process.peak_rss_kb);
-    std::string text;
-    try {
-      text = read_file(out_path);
-      fs::remove(out_path);
-    } catch (const std::exception&) {
-      row.ok = false;
-      row.message = "fork " + std::to_string(fork) + " " + exit_text(process.exit_code) + " without a result";
-      return row;
-    }
-    simdjson::dom::parser parser;
-    simdjson::padded_string padded(text);
-    simdjson::dom::element doc = parser.parse(padded);
-    const std::string error(std::string_view(doc["error"].get_string().value()));
-    if (!error.empty() || process.exit_code != 0) {
-      row.ok = false;
-      row.message = error.empty() ? "fork " + exit_text(process.exit_code) : error;
-      return row;
-    }
-    std::vector<simdjson::dom::element> reps;
-    for (simdjson::dom::element rep : doc["reps"].get_array()) reps.push_back(rep);
-    // The first `warmup` repetitions warm caches, JIT-like lazy setup and the
-    // iteration-count estimate; only the rest count (at least one).
-    const size_t skip =
-        std::min<size_t>(static_cast<size_t>(options.warmup), reps.empty() ? 0 : reps.size() - 1);
-    for (size_t i = skip; i < reps.size(); ++i) {
-      const double iterations = reps[i]["iterations"].get_double();
-      const double seconds = reps[i]["real_seconds"].get_double();
-      row.samples_ns.push_back(seconds * 1e9 / iterations);
-      const double bytes = reps[i]["alloc_bytes"].get_double();
-      const double allocs = reps[i]["allocs"].get_double();
-      if (bytes < 0) have_allocs = false;
-      total_bytes += bytes;
-      total_allocs += allocs;
-      total_iterations += iterations;
-    }
-    simdjson::dom::element result = doc["result"];
-    if (!result.is_null() && fork == 1) {
-      row.result_json = simdjson::to_string(result);
-    }
+  } catch (const std::exception&) {
+    row.ok = false;
+    row.message = "fork " + std::to_string(fork) + " " + exit_text(process.exit_code) + " without a result";
+    return;
   }
+  simdjson::dom::parser parser;
+  simdjson::padded_string padded(text);
+  simdjson::dom::element doc = parser.parse(padded);
+  const std::string error(std::string_view(doc["error"].get_string().value()));
+  if (!error.empty() || process.exit_code != 0) {
+    row.ok = false;
+    row.message = error.empty() ? "fork " + exit_text(process.exit_code) : error;
+    return;
+  }
+  std::vector<simdjson::dom::element> reps;
+  for (simdjson::dom::element rep : doc["reps"].get_array()) reps.push_back(rep);
+  // The first `warmup` repetitions warm caches, JIT-like lazy setup and the
+  // iteration-count estimate; only the rest count (at least one).
+  const size_t skip =
+      std::min<size_t>(static_cast<size_t>(options.warmup), reps.empty() ? 0 : reps.size() - 1);
+  for (size_t i = skip; i < reps.size(); ++i) {
+    const double iterations = reps[i]["iterations"].get_double();
+    const double seconds = reps[i]["real_seconds"].get_double();
+    row.samples_ns.push_back(seconds * 1e9 / iterations);
+    const double bytes = reps[i]["alloc_bytes"].get_double();
+    const double allocs = reps[i]["allocs"].get_double();
+    if (bytes < 0) run.have_allocs = false;
+    run.total_bytes += bytes;
+    run.total_allocs += allocs;
+    run.total_iterations += iterations;
+  }
+  simdjson::dom::element result = doc["result"];
+  if (!result.is_null() && row.result_json.empty()) row.result_json = simdjson::to_string(result);
+}
+
+Row finish_case(CaseRun&& run) {
+  Row row = std::move(run.row);
+  if (!row.ok) return row;
   row.summary = summarize(row.samples_ns);
-  if (have_allocs && total_iterations > 0) {
-    row.bytes_per_op = total_bytes / total_iterations;
-    row.allocs_per_op = total_allocs / total_iterations;
+  if (run.have_allocs && run.total_iterations > 0) {
+    row.bytes_per_op = run.total_bytes / run.total_iterations;
+    row.allocs_per_op = run.total_allocs / run.total_iterations;
   }
   return row;
+}
+
+// Runs every fork of one case and turns the measured repetitions into a row.
+Row run_case(const Options& options, const CaseInfo& info, const std::string& self, int index, int total) {
+  CaseRun run = start_case(options, info);
+  for (int fork = 1; fork <= options.forks; ++fork) run_fork(options, self, run, fork, index, total);
+  return finish_case(std::move(run));
 }
 
 void print_usage() {
@@ -467,6 +494,9 @@ options:
   --warmup N            warmup repetitions per fork (3)
   --measure N           measured repetitions per fork (5)
   --forks N             separate processes per case (1)
+  --interleave          run fork 1 of every selected case, then fork 2 of each, ...: a
+                        machine whose speed drifts then weighs on every case alike (compare
+                        two of our own cases side by side; peers still run per table after)
   --time SECONDS        minimum time of one average-time repetition (0.5)
   --json FILE           write the results file
   --profile NAME        recorded in the results (quick, full, ...)
@@ -504,6 +534,8 @@ Options parse_options(int argc, char** argv) {
       o.measure = std::max(1, std::stoi(need(i)));
     } else if (a == "--forks") {
       o.forks = std::max(1, std::stoi(need(i)));
+    } else if (a == "--interleave") {
+      o.interleave = true;
     } else if (a == "--time") {
       o.iteration_seconds = std::stod(need(i));
     } else if (a == "--json") {
@@ -595,13 +627,34 @@ int run_orchestrator(const Options& options, const std::string& self) {
   int failures = 0;
   std::set<std::string> peer_versions;
   const auto run_start = std::chrono::steady_clock::now();
+  // --interleave: every case's forks first, round-robin over the cases in table order.
+  std::map<const CaseInfo*, Row> interleaved;
+  if (options.interleave) {
+    std::vector<CaseRun> runs;
+    for (const std::string& table : table_order) {
+      for (const CaseInfo* info : by_table[table]) runs.push_back(start_case(options, *info));
+    }
+    for (int fork = 1; fork <= options.forks; ++fork) {
+      for (size_t i = 0; i < runs.size(); ++i)
+        run_fork(options, self, runs[i], fork, int(i) + 1, static_cast<int>(runs.size()));
+    }
+    for (CaseRun& run : runs) {
+      const CaseInfo* info = run.info;
+      interleaved.emplace(info, finish_case(std::move(run)));
+    }
+  }
   for (const std::string& table : table_order) {
     // Each table's wall time (cases and peers) is printed with it, so the
     // quick profile's 10-minute budget can be checked table by table.
     const auto table_start = std::chrono::steady_clock::now();
     std::vector<Row> rows;
-    for (const CaseInfo* info : by_table[table])
-      rows.push_back(run_case(options, *info, self, ++index, static_cast<int>(cases.size())));
+    for (const CaseInfo* info : by_table[table]) {
+      if (options.interleave) {
+        rows.push_back(std::move(interleaved.at(info)));
+      } else {
+        rows.push_back(run_case(options, *info, self, ++index, static_cast<int>(cases.size())));
+      }
+    }
     const TablePeer* peer = options.no_peers ? nullptr : peer_of(table);
     if (peer != nullptr) {
       // One peer run per distinct parameter combination among the table's cases.

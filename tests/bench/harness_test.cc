@@ -5,8 +5,10 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "alloc_counter.h"
 #include "process.h"
@@ -125,6 +127,32 @@ TEST(BenchHarness, DifferentPeerResultFailsLoudly) {
   const Row* ours = find_row(run.rows, "peercheck.fold:fixed_column/variant=bad");
   ASSERT_NE(ours, nullptr);
   EXPECT_FALSE(ours->ok);
+}
+
+// The forks of each case, in the order the processes ran them.
+std::vector<std::string> fork_order(const std::vector<std::string>& extra) {
+  const auto dir = parquetry::testing::temp_dir();  // a new folder per call
+  const auto log = dir / "order.log";
+  std::vector<std::string> argv = {"--suite", "order", "--forks", "2", "--data-dir", dir.string()};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  FixtureRun run = run_fixture(argv);
+  EXPECT_EQ(run.process.exit_code, 0) << run.process.out;
+  for (const char* name : {"order.log:first", "order.log:second"}) {
+    const Row* row = find_row(run.rows, name);
+    EXPECT_NE(row, nullptr) << name;
+    if (row != nullptr) {
+      EXPECT_EQ(row->summary.count, 6) << name;  // 3 measured repetitions x 2 forks
+    }
+  }
+  std::vector<std::string> order;
+  std::ifstream in(log);
+  for (std::string line; std::getline(in, line);) order.push_back(line);
+  return order;
+}
+
+TEST(BenchHarness, InterleaveRunsTheForksRoundRobin) {
+  EXPECT_EQ(fork_order({}), (std::vector<std::string>{"first", "first", "second", "second"}));
+  EXPECT_EQ(fork_order({"--interleave"}), (std::vector<std::string>{"first", "second", "first", "second"}));
 }
 
 TEST(BenchHarness, CompareReportsRatiosBetweenRuns) {
