@@ -485,10 +485,10 @@ struct FilteredScan::Impl {
   }
   std::optional<Reuse> reuse;
 
-  // `rest_reader`: also open the reader of the columns not shared. Its
-  // row-group reads fetch only their chunks; the data reader's would fetch
-  // the shared ones a second time.
-  void build_reuse(bool rest_reader) {
+  // Also opens the reader of the columns not shared: its row-group reads
+  // fetch only their chunks, where the data reader's would fetch the shared
+  // ones a second time.
+  void build_reuse() {
     reuse.emplace();
     const std::vector<Field>& fields = data_reader->batch_schema()->fields;
     reuse->from_predicate.assign(fields.size(), -1);
@@ -522,7 +522,7 @@ struct FilteredScan::Impl {
       }
     }
     if (rest.size() == fields.size()) return;  // nothing shared: the data reader does it all
-    if (rest_reader && !rest.empty()) {
+    if (!rest.empty()) {
       ReaderOptions rest_options;
       rest_options.threads = options.threads;
       rest_options.use_mmap = options.use_mmap;
@@ -571,7 +571,7 @@ struct FilteredScan::Impl {
     const size_t data_fields = data_reader ? data_reader->batch_schema()->fields.size() : 0;
     // The other columns come from the reader of just them, whose row-group
     // fetch leaves out the predicate columns' chunks (read already).
-    if (data_reader && !reuse) build_reuse(true);
+    if (data_reader && !reuse) build_reuse();
     int64_t rows = 0;
     std::vector<uint8_t> selection;
     RecordBatch column;
@@ -633,7 +633,7 @@ struct FilteredScan::Impl {
       out.schema = schema;
       out.num_rows = read_rows_count;
       if (data_reader) {
-        if (!reuse) build_reuse(true);
+        if (!reuse) build_reuse();
         const bool shares = std::any_of(reuse->from_predicate.begin(), reuse->from_predicate.end(),
                                         [](int p) { return p >= 0; });
         if (!shares) {
@@ -683,7 +683,7 @@ struct FilteredScan::Impl {
   void refresh_reader_stats() {
     stats.pages_read = stats.pages_skipped = stats.bytes_skipped = 0;
     std::vector<FileReader*> readers = {predicate_reader.get(), data_reader.get()};
-    if (reuse) readers.push_back(reuse->rest_reader.get());  // next_selection's other columns
+    if (reuse) readers.push_back(reuse->rest_reader.get());  // the columns not shared
     for (const Conjunct& conjunct : conjuncts) readers.push_back(conjunct.reader.get());
     for (FileReader* reader : readers) {
       if (reader == nullptr) continue;
