@@ -1042,15 +1042,10 @@ class Evaluator {
     // Dictionary-encoded columns: evaluate once per dictionary entry.
     const ArrayData& leaf = *column.leaf;
     if (leaf.type->id == TypeId::kDictionary) {
-      const ArrayData& dictionary = *leaf.dictionary;
-      std::vector<uint8_t> entries = compare_leaf(p, dictionary);
-      // One slot past the entries answers every out-of-range index (no row
-      // selected), so the per-row step is a load (and an AND), no branch.
-      entries.push_back(0);
-      const uint32_t limit =
-          uint32_t(std::min<int64_t>(dictionary.length, std::numeric_limits<int32_t>::max()));
+      const DictionaryAnswers answers = dictionary_answers(p, leaf);
+      const uint32_t limit = answers.limit;
       const int32_t* indices = leaf.buffers[1].as<int32_t>() + leaf.offset;
-      const uint8_t* hit = entries.data();
+      const uint8_t* hit = answers.hit.data();
       std::vector<uint8_t> mask(static_cast<size_t>(n_));
       uint8_t* selected = mask.data();
       // A local count: n_ is a member, and the byte stores could alias it,
@@ -1082,11 +1077,9 @@ class Evaluator {
     if (!column.parents.empty() || column.leaf->type->id != TypeId::kDictionary) return -1;
     const ArrayData& leaf = *column.leaf;
     if (leaf.length != n_) throw_invalid("predicate: column " + p.column + " length differs from the batch");
-    std::vector<uint8_t> entries = compare_leaf(p, *leaf.dictionary);
-    entries.push_back(0);  // answers every out-of-range index: not selected
-    const uint32_t limit =
-        uint32_t(std::min<int64_t>(leaf.dictionary->length, std::numeric_limits<int32_t>::max()));
-    const uint8_t* hit = entries.data();
+    const DictionaryAnswers answers = dictionary_answers(p, leaf);
+    const uint32_t limit = answers.limit;
+    const uint8_t* hit = answers.hit.data();
     const int32_t* indices = leaf.buffers[1].as<int32_t>() + leaf.offset;
     const uint8_t* validity = leaf.null_count > 0 && leaf.buffers[0] ? leaf.buffers[0].data : nullptr;
     const int64_t n = n_;
@@ -1097,7 +1090,7 @@ class Evaluator {
     // Sixteen rows per gather of the answers widened to 32 bits; a lane
     // mask of the gathered answers is sixteen bits of the word.
     if (n >= 64) {
-      const std::vector<uint32_t> wide(entries.begin(), entries.end());
+      const std::vector<uint32_t> wide(answers.hit.begin(), answers.hit.end());
       const __m512i top = _mm512_set1_epi32(int32_t(limit));
       const __m512i one = _mm512_set1_epi32(1);
       const __m512i zero = _mm512_setzero_si512();
@@ -1134,6 +1127,21 @@ class Evaluator {
   }
 
  private:
+  // The predicate's answer for each entry of a dictionary column's
+  // dictionary, and one more slot, `limit`, answering 0 (not selected): an
+  // index clamped to `limit` needs no branch per row to be safe.
+  struct DictionaryAnswers {
+    std::vector<uint8_t> hit;
+    uint32_t limit = 0;
+  };
+  DictionaryAnswers dictionary_answers(const Predicate& p, const ArrayData& leaf) {
+    DictionaryAnswers answers;
+    answers.hit = compare_leaf(p, *leaf.dictionary);
+    answers.hit.push_back(0);
+    answers.limit = uint32_t(std::min<int64_t>(leaf.dictionary->length, std::numeric_limits<int32_t>::max()));
+    return answers;
+  }
+
   std::vector<uint8_t> compare_leaf(const Predicate& p, const ArrayData& array) {
     const ValueKind kind = value_kind(*array.type);
     std::vector<uint8_t> out(static_cast<size_t>(array.length), 0);
