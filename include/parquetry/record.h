@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -54,14 +55,31 @@ class ValueRef {
   bool as_bool() const;
   /// Any integer type; date32 (days), time (in its unit), timestamp (in its
   /// unit), decimals with scale 0 that fit.
-  int64_t as_int64() const;
+  int64_t as_int64() const {
+    // The common case in the header, so that a row loop inlines it: a valid
+    // 64-bit value read in place. Everything else goes through the full switch.
+    const TypeId id = array_->type->id;
+    if ((id == TypeId::kInt64 || id == TypeId::kTimestamp) && array_->is_valid(index_))
+      return fixed<int64_t>();
+    return as_int64_any();
+  }
   /// Non-negative integers of any integer type.
   uint64_t as_uint64() const;
   /// Floating point (float16 included) and integer types.
-  double as_double() const;
+  double as_double() const {
+    if (array_->type->id == TypeId::kFloat64 && array_->is_valid(index_)) return fixed<double>();
+    return as_double_any();
+  }
   /// String, binary (all offset widths and views), fixed-size binary: the
   /// bytes, without a copy.
-  std::string_view as_bytes() const;
+  std::string_view as_bytes() const {
+    const TypeId id = array_->type->id;
+    if ((id == TypeId::kString || id == TypeId::kBinary) && array_->is_valid(index_)) {
+      const int32_t begin = fixed<int32_t>(), end = fixed<int32_t>(1);
+      return {reinterpret_cast<const char*>(array_->buffers[2].data) + begin, size_t(end - begin)};
+    }
+    return as_bytes_any();
+  }
   std::string_view as_string() const { return as_bytes(); }
   /// Any value as JSON text (what `parquetry cat` prints).
   std::string to_json() const;
@@ -83,6 +101,18 @@ class ValueRef {
   int64_t index() const { return index_; }
 
  private:
+  // Element index_ + ahead of the values buffer, read in place.
+  template <typename T>
+  T fixed(int64_t ahead = 0) const {
+    T value;
+    std::memcpy(&value, array_->buffers[1].data + (array_->offset + index_ + ahead) * int64_t(sizeof(T)), sizeof(T));
+    return value;
+  }
+  // The accessors for every type (and the errors).
+  int64_t as_int64_any() const;
+  double as_double_any() const;
+  std::string_view as_bytes_any() const;
+
   const ArrayData* array_ = nullptr;
   int64_t index_ = 0;
 };

@@ -62,7 +62,7 @@ bool ValueRef::as_bool() const {
   return get_bit(v.array().buffers[1].data, v.array().offset + v.index());
 }
 
-int64_t ValueRef::as_int64() const {
+int64_t ValueRef::as_int64_any() const {
   const ValueRef v = resolve(*array_, index_);
   require_value(v);
   const ArrayData& a = v.array();
@@ -108,7 +108,7 @@ uint64_t ValueRef::as_uint64() const {
   return uint64_t(value);
 }
 
-double ValueRef::as_double() const {
+double ValueRef::as_double_any() const {
   const ValueRef v = resolve(*array_, index_);
   require_value(v);
   switch (v.type().id) {
@@ -120,7 +120,7 @@ double ValueRef::as_double() const {
   }
 }
 
-std::string_view ValueRef::as_bytes() const {
+std::string_view ValueRef::as_bytes_any() const {
   const ValueRef v = resolve(*array_, index_);
   require_value(v);
   const ArrayData& a = v.array();
