@@ -1,6 +1,8 @@
 // The snappy decoder against libsnappy's encoder: the page shapes it has
 // fast paths for (sorted int64s, repeated strings, runs), every tag kind and
-// offset class at every size, and each way a hostile stream can be wrong.
+// offset class at every size, and each way a hostile stream can be wrong;
+// each in every form of copy decoding (the adaptive default times two forms
+// on long pages, so those are also forced one at a time).
 #include "parquetry/compression/snappy_decompress.h"
 
 #include <gtest/gtest.h>
@@ -24,9 +26,11 @@ Bytes compress(const Bytes& raw) {
 
 // Decodes `packed` into exactly `size` bytes (with guard bytes after them
 // that must stay untouched).
-SnappyStatus decode(const Bytes& packed, size_t size, Bytes& out) {
+SnappyStatus decode(const Bytes& packed, size_t size, Bytes& out,
+                    SnappyCopyDecoding decoding = SnappyCopyDecoding::kAdaptive) {
   Bytes buffer(size + 64, 0xA5);
-  const SnappyStatus status = snappy_decompress(packed, std::span<uint8_t>(buffer.data(), size));
+  const SnappyStatus status =
+      snappy_decompress(packed, std::span<uint8_t>(buffer.data(), size), nullptr, decoding);
   for (size_t i = size; i < buffer.size(); ++i) {
     if (buffer[i] != 0xA5) ADD_FAILURE() << "wrote past the output at " << i;
   }
@@ -34,11 +38,27 @@ SnappyStatus decode(const Bytes& packed, size_t size, Bytes& out) {
   return status;
 }
 
+constexpr SnappyCopyDecoding kEveryDecoding[] = {
+    SnappyCopyDecoding::kAdaptive, SnappyCopyDecoding::kBranching, SnappyCopyDecoding::kBranchless};
+
+const char* name(SnappyCopyDecoding decoding) {
+  switch (decoding) {
+    case SnappyCopyDecoding::kAdaptive: return "adaptive";
+    case SnappyCopyDecoding::kBranching: return "branching";
+    case SnappyCopyDecoding::kBranchless: return "branchless";
+  }
+  return "?";
+}
+
 void expect_round_trip(const Bytes& raw, const char* what) {
   SCOPED_TRACE(what);
-  Bytes out;
-  ASSERT_EQ(decode(compress(raw), raw.size(), out), SnappyStatus::kOk);
-  ASSERT_EQ(out, raw);
+  const Bytes packed = compress(raw);
+  for (const SnappyCopyDecoding decoding : kEveryDecoding) {
+    SCOPED_TRACE(name(decoding));
+    Bytes out;
+    ASSERT_EQ(decode(packed, raw.size(), out, decoding), SnappyStatus::kOk);
+    ASSERT_EQ(out, raw);
+  }
 }
 
 template <typename T>
@@ -118,8 +138,10 @@ TEST(SnappyDecompress, EverySizeAndPeriodMatchesTheInput) {
     }
     Bytes out;
     const Bytes packed = compress(raw);
-    ASSERT_EQ(decode(packed, n, out), SnappyStatus::kOk) << "trial " << trial;
-    ASSERT_EQ(out, raw) << "trial " << trial;
+    const SnappyCopyDecoding decoding = kEveryDecoding[trial % 3];
+    ASSERT_EQ(decode(packed, n, out, decoding), SnappyStatus::kOk)
+        << "trial " << trial << ", " << name(decoding);
+    ASSERT_EQ(out, raw) << "trial " << trial << ", " << name(decoding);
   }
 }
 
@@ -146,39 +168,55 @@ TEST(SnappyDecompress, HandMadeTagsOfEveryKind) {
 }
 
 TEST(SnappyDecompress, HostileStreamsAreRejected) {
-  Bytes out;
-  // Prefix: truncated, longer than 5 bytes, above 32 bits, different from the output.
-  EXPECT_EQ(decode({0x80}, 0, out), SnappyStatus::kBadLengthPrefix);
-  EXPECT_EQ(decode({0x80, 0x80, 0x80, 0x80, 0x80, 0x01}, 0, out), SnappyStatus::kBadLengthPrefix);
-  EXPECT_EQ(decode({0xFF, 0xFF, 0xFF, 0xFF, 0x1F}, 0, out), SnappyStatus::kBadLengthPrefix);
-  uint64_t stated = 0;
-  Bytes buffer(10);
-  EXPECT_EQ(snappy_decompress(Bytes{5, 0x10, 'a', 'b', 'c', 'd', 'e'}, buffer, &stated),
-            SnappyStatus::kLengthMismatch);
-  EXPECT_EQ(stated, 5u);
-  // A literal longer than the rest of the stream, and one past the output.
-  EXPECT_EQ(decode({5, 4 << 2, 'a', 'b'}, 5, out), SnappyStatus::kLiteralPastInput);
-  EXPECT_EQ(decode({2, 2 << 2, 'a', 'b', 'c'}, 2, out), SnappyStatus::kOutputOverflow);
-  // A literal whose length bytes are missing, and one claiming 4 GiB of a 1-byte stream.
-  EXPECT_EQ(decode({5, 62 << 2, 1}, 5, out), SnappyStatus::kTruncatedTag);
-  EXPECT_EQ(decode({5, 63 << 2, 0xFF, 0xFF, 0xFF, 0xFF, 'a'}, 5, out), SnappyStatus::kLiteralPastInput);
-  // Found by the snappy fuzz target: a stream already complete, then that 2^32-byte literal.
-  // libsnappy's 32-bit length wraps to an empty literal and accepts it; the length is still a lie.
-  EXPECT_EQ(decode({1, 0, '2', 63 << 2, 0xFF, 0xFF, 0xFF, 0xFF}, 1, out), SnappyStatus::kLiteralPastInput);
-  // Copies whose offset bytes are missing.
-  EXPECT_EQ(decode({5, 0, 'a', 0x01}, 5, out), SnappyStatus::kTruncatedTag);
-  EXPECT_EQ(decode({5, 0, 'a', 0x02, 1}, 5, out), SnappyStatus::kTruncatedTag);
-  EXPECT_EQ(decode({5, 0, 'a', 0x03, 1, 0, 0}, 5, out), SnappyStatus::kTruncatedTag);
-  // Offset 0, offset before the start, a copy past the output.
-  EXPECT_EQ(decode({5, 0, 'a', 0x01, 0}, 5, out), SnappyStatus::kBadOffset);
-  EXPECT_EQ(decode({5, 0, 'a', 0x01, 2}, 5, out), SnappyStatus::kBadOffset);
-  EXPECT_EQ(decode({5, 0, 'a', 0x03 | (3 << 2), 0, 0, 0, 1}, 5, out), SnappyStatus::kBadOffset);
-  EXPECT_EQ(decode({5, 0, 'a', 0x01 | (1 << 2), 1}, 5, out), SnappyStatus::kOutputOverflow);
-  // A stream that stops early.
-  EXPECT_EQ(decode({5, 1 << 2, 'a', 'b'}, 5, out), SnappyStatus::kOutputShort);
-  // The same tags decode when the counts agree.
-  ASSERT_EQ(decode({5, 0, 'a', 0x01 | (0 << 2), 1}, 5, out), SnappyStatus::kOk);
-  EXPECT_EQ(std::string(out.begin(), out.end()), "aaaaa");
+  for (const SnappyCopyDecoding decoding : kEveryDecoding) {
+    SCOPED_TRACE(name(decoding));
+    const auto decode = [decoding](const Bytes& packed, size_t size, Bytes& out) {
+      return parquetry::compression_detail::decode(packed, size, out, decoding);
+    };
+    Bytes out;
+    // Prefix: truncated, longer than 5 bytes, above 32 bits, different from the output.
+    EXPECT_EQ(decode({0x80}, 0, out), SnappyStatus::kBadLengthPrefix);
+    EXPECT_EQ(decode({0x80, 0x80, 0x80, 0x80, 0x80, 0x01}, 0, out), SnappyStatus::kBadLengthPrefix);
+    EXPECT_EQ(decode({0xFF, 0xFF, 0xFF, 0xFF, 0x1F}, 0, out), SnappyStatus::kBadLengthPrefix);
+    uint64_t stated = 0;
+    Bytes buffer(10);
+    EXPECT_EQ(snappy_decompress(Bytes{5, 0x10, 'a', 'b', 'c', 'd', 'e'}, buffer, &stated, decoding),
+              SnappyStatus::kLengthMismatch);
+    EXPECT_EQ(stated, 5u);
+    // A literal longer than the rest of the stream, and one past the output.
+    EXPECT_EQ(decode({5, 4 << 2, 'a', 'b'}, 5, out), SnappyStatus::kLiteralPastInput);
+    EXPECT_EQ(decode({2, 2 << 2, 'a', 'b', 'c'}, 2, out), SnappyStatus::kOutputOverflow);
+    // A literal whose length bytes are missing, and one claiming 4 GiB of a 1-byte stream.
+    EXPECT_EQ(decode({5, 62 << 2, 1}, 5, out), SnappyStatus::kTruncatedTag);
+    EXPECT_EQ(decode({5, 63 << 2, 0xFF, 0xFF, 0xFF, 0xFF, 'a'}, 5, out), SnappyStatus::kLiteralPastInput);
+    // Found by the snappy fuzz target: a stream already complete, then that 2^32-byte literal.
+    // libsnappy's 32-bit length wraps to an empty literal and accepts it; the length is still a lie.
+    EXPECT_EQ(decode({1, 0, '2', 63 << 2, 0xFF, 0xFF, 0xFF, 0xFF}, 1, out), SnappyStatus::kLiteralPastInput);
+    // Copies whose offset bytes are missing.
+    EXPECT_EQ(decode({5, 0, 'a', 0x01}, 5, out), SnappyStatus::kTruncatedTag);
+    EXPECT_EQ(decode({5, 0, 'a', 0x02, 1}, 5, out), SnappyStatus::kTruncatedTag);
+    EXPECT_EQ(decode({5, 0, 'a', 0x03, 1, 0, 0}, 5, out), SnappyStatus::kTruncatedTag);
+    // Offset 0, offset before the start, a copy past the output.
+    EXPECT_EQ(decode({5, 0, 'a', 0x01, 0}, 5, out), SnappyStatus::kBadOffset);
+    EXPECT_EQ(decode({5, 0, 'a', 0x01, 2}, 5, out), SnappyStatus::kBadOffset);
+    EXPECT_EQ(decode({5, 0, 'a', 0x03 | (3 << 2), 0, 0, 0, 1}, 5, out), SnappyStatus::kBadOffset);
+    EXPECT_EQ(decode({5, 0, 'a', 0x01 | (1 << 2), 1}, 5, out), SnappyStatus::kOutputOverflow);
+    // Tags after the output is full: right after the prefix, and after more
+    // tags than one careful run takes.
+    EXPECT_EQ(decode({0, 0, 'a'}, 0, out), SnappyStatus::kOutputOverflow);
+    Bytes full = {20};
+    for (int i = 0; i < 20; ++i) full.insert(full.end(), {0, uint8_t('a' + i)});
+    full.insert(full.end(), {0, 'z'});
+    EXPECT_EQ(decode(full, 20, out), SnappyStatus::kOutputOverflow);
+    full.insert(full.end() - 2, {0x01, 1});  // a copy instead of the literal
+    full.resize(full.size() - 2);
+    EXPECT_EQ(decode(full, 20, out), SnappyStatus::kOutputOverflow);
+    // A stream that stops early.
+    EXPECT_EQ(decode({5, 1 << 2, 'a', 'b'}, 5, out), SnappyStatus::kOutputShort);
+    // The same tags decode when the counts agree.
+    ASSERT_EQ(decode({5, 0, 'a', 0x01 | (0 << 2), 1}, 5, out), SnappyStatus::kOk);
+    EXPECT_EQ(std::string(out.begin(), out.end()), "aaaaa");
+  }
 }
 
 TEST(SnappyDecompress, DamagedStreamsStayInBounds) {
@@ -195,9 +233,32 @@ TEST(SnappyDecompress, DamagedStreamsStayInBounds) {
     for (int f = 0; f < flips; ++f) damaged[rng() % damaged.size()] ^= uint8_t(1u << (rng() % 8));
     if (rng() % 4 == 0) damaged.resize(rng() % damaged.size());
     Bytes out;
-    rejected += decode(damaged, raw.size(), out) != SnappyStatus::kOk;
+    rejected += decode(damaged, raw.size(), out, kEveryDecoding[trial % 3]) != SnappyStatus::kOk;
   }
   EXPECT_GT(rejected, 1000);
+}
+
+// Long pages are decoded in timed probe segments before one form takes
+// over; damage anywhere (inside a probe, at a segment's end, after the
+// probes) must still be caught or stay in bounds, in every form.
+TEST(SnappyDecompress, DamagedLongPagesStayInBounds) {
+  std::mt19937_64 rng(29);
+  Bytes raw;  // 400 KB of unsorted timestamps: long enough for the probes
+  for (int i = 0; i < 50000; ++i)
+    append(raw, int64_t(1640995200000000LL + int64_t(rng() % 2678400) * 1000000LL));
+  const Bytes packed = compress(raw);
+  int rejected = 0, trials = 0;
+  for (const SnappyCopyDecoding decoding : kEveryDecoding) {
+    for (int trial = 0; trial < 40; ++trial, ++trials) {
+      Bytes damaged = packed;
+      // Early damage lands in the probes, late damage after them.
+      const size_t span = trial % 2 == 0 ? damaged.size() / 4 : damaged.size();
+      for (int f = 0; f < 3; ++f) damaged[rng() % span] ^= uint8_t(1u << (rng() % 8));
+      Bytes out;
+      rejected += decode(damaged, raw.size(), out, decoding) != SnappyStatus::kOk;
+    }
+  }
+  EXPECT_GT(rejected, trials / 2);
 }
 
 }  // namespace

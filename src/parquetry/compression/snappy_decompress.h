@@ -28,12 +28,22 @@ struct SnappyPrefix {
 };
 SnappyPrefix snappy_length_prefix(std::span<const uint8_t> input);
 
+/// How the decoder's fast loop tells the two common copy kinds apart (one-
+/// and two-byte offsets). Output and errors are the same in every mode; only
+/// speed differs, by page shape and CPU.
+enum class SnappyCopyDecoding {
+  kAdaptive,    ///< long pages time both forms on their first segments and keep the faster
+  kBranching,   ///< a branch on the kind: fastest when kinds come in predictable runs
+  kBranchless,  ///< both decoded, one kept: fastest when kinds alternate by chance (timestamps)
+};
+
 /// Decodes the raw snappy stream `input` into exactly `output` bytes. Every
 /// tag is checked against both ends before it is applied, so hostile input
 /// never reads or writes outside the two spans. `stated` receives the
 /// prefix's length when the prefix parses.
 SnappyStatus snappy_decompress(std::span<const uint8_t> input, std::span<uint8_t> output,
-                               uint64_t* stated = nullptr);
+                               uint64_t* stated = nullptr,
+                               SnappyCopyDecoding decoding = SnappyCopyDecoding::kAdaptive);
 
 /// A sentence for `status`, for error messages.
 const char* describe(SnappyStatus status);
