@@ -467,7 +467,15 @@ class TypedReader {
     const int64_t count = std::min(batch_rows_, batch_.num_rows - position_);
     out.resize(size_t(count));
     const auto& fields = layout_.fields();
-    for (size_t f = 0; f < fields.size(); ++f) fields[f]->read(columns_[f], position_, count, out.data());
+    // Members are filled column by column, one tile of records at a time:
+    // a tile of a few hundred-byte records stays in L1 while every member
+    // passes over it (a whole batch would go back to L2 for each member).
+    constexpr int64_t kTile = 64;
+    for (int64_t tile = 0; tile < count; tile += kTile) {
+      const int64_t n = std::min(kTile, count - tile);
+      for (size_t f = 0; f < fields.size(); ++f)
+        fields[f]->read(columns_[f], position_ + tile, n, out.data() + tile);
+    }
     position_ += count;
     return true;
   }
