@@ -341,6 +341,44 @@ class MemberField final : public RecordField<T> {
           return;
         }
       }
+      // Dictionary arrays (the reader asks for them, so that the scan never
+      // gathers): the member takes the entry its index names.
+      if (a.type->id == TypeId::kDictionary && a.dictionary && a.dictionary->null_count == 0) {
+        const ArrayData& d = *a.dictionary;
+        const int32_t* indices = reinterpret_cast<const int32_t*>(a.buffers[1].data) + first;
+        if constexpr (typed_detail::native_id<Value>() != TypeId::kNull && !std::is_same_v<Value, bool>) {
+          if (typed_detail::stored_as<Value>(d.type->id)) {
+            const Value* entries = reinterpret_cast<const Value*>(d.buffers[1].data) + d.offset;
+            for (int64_t i = 0; i < count; ++i) {
+              const bool null = validity && !((validity[(first + i) >> 3] >> ((first + i) & 7)) & 1);
+              if (null && set_null(rows[i], begin + i)) continue;
+              const int32_t k = indices[i];
+              if (uint64_t(uint32_t(k)) >= uint64_t(d.length)) bad_index(k);
+              rows[i].*member_ = entries[k];
+            }
+            return;
+          }
+        }
+        if constexpr (std::is_same_v<Value, std::string>) {
+          if (d.type->id == TypeId::kString || d.type->id == TypeId::kBinary) {
+            const int32_t* offsets = reinterpret_cast<const int32_t*>(d.buffers[1].data) + d.offset;
+            const char* data = reinterpret_cast<const char*>(d.buffers[2].data);
+            for (int64_t i = 0; i < count; ++i) {
+              const bool null = validity && !((validity[(first + i) >> 3] >> ((first + i) & 7)) & 1);
+              if (null && set_null(rows[i], begin + i)) continue;
+              const int32_t k = indices[i];
+              if (uint64_t(uint32_t(k)) >= uint64_t(d.length)) bad_index(k);
+              const int32_t from = offsets[k];
+              if constexpr (kOptional) {
+                (rows[i].*member_).emplace().assign(data + from, size_t(offsets[k + 1] - from));
+              } else {
+                (rows[i].*member_).assign(data + from, size_t(offsets[k + 1] - from));
+              }
+            }
+            return;
+          }
+        }
+      }
       if constexpr (std::is_same_v<Value, std::string>) {
         if (a.type->id == TypeId::kString || a.type->id == TypeId::kBinary) {
           const int32_t* offsets = reinterpret_cast<const int32_t*>(a.buffers[1].data) + first;
@@ -386,6 +424,10 @@ class MemberField final : public RecordField<T> {
     } else {
       null_into_required(row);
     }
+  }
+  [[noreturn]] void bad_index(int32_t index) const {
+    throw_invalid("dictionary index " + std::to_string(index) + " out of range in column '" + this->path() +
+                  "'");
   }
   [[noreturn]] void null_into_required(int64_t row) const {
     throw_invalid("null in column '" + this->path() + "' (batch row " + std::to_string(row) +
@@ -435,6 +477,9 @@ class TypedReader {
     for (const auto& f : layout.fields()) scan.columns.push_back(f->path());
     scan.filter = std::move(options.filter);
     scan.threads = options.threads;
+    // Members take dictionary entries by index, which saves the scan a
+    // gather into a values buffer that would be read once.
+    scan.dictionary_arrays = true;
     if (options.batch_rows <= 0) throw_invalid("batch_rows must be positive");
     std::unique_ptr<TypedReader> reader(new TypedReader(std::move(layout), options.batch_rows));
     try {
