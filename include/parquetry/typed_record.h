@@ -325,76 +325,59 @@ class MemberField final : public RecordField<T> {
     const ArrayData& a = *column.leaf;
     using Value = typename typed_detail::Unwrapped<M>::type;
     constexpr bool kOptional = typed_detail::Unwrapped<M>::kOptional;
-    // Fast paths: the column stores the member's own type and no struct
-    // above it has nulls, so values are read straight from the buffers.
+    // Fast paths: no struct above the column has nulls, and the column (or
+    // its dictionary, for dictionary arrays) stores the member's own type, so
+    // values are read straight from the buffers.
     if (column.ancestors.empty()) {
       const int64_t first = a.offset + column.shift + begin;  // physical index of row `begin`
       const uint8_t* validity = a.null_count > 0 ? a.buffers[0].data : nullptr;
-      if constexpr (typed_detail::native_id<Value>() != TypeId::kNull && !std::is_same_v<Value, bool>) {
-        if (typed_detail::stored_as<Value>(a.type->id)) {
-          const Value* values = reinterpret_cast<const Value*>(a.buffers[1].data) + first;
-          for (int64_t i = 0; i < count; ++i) {
-            const bool null = validity && !((validity[(first + i) >> 3] >> ((first + i) & 7)) & 1);
-            if (null && set_null(rows[i], begin + i)) continue;
-            rows[i].*member_ = values[i];
-          }
-          return;
-        }
-      }
-      // Dictionary arrays (the reader asks for them, so that the scan never
-      // gathers): the member takes the entry its index names.
-      if (a.type->id == TypeId::kDictionary && a.dictionary && a.dictionary->null_count == 0) {
-        const ArrayData& d = *a.dictionary;
-        const int32_t* indices = reinterpret_cast<const int32_t*>(a.buffers[1].data) + first;
+      // Fills the members of rows [0, count) from `source`, whose element
+      // index_of(i) belongs to row i (nulls are left to set_null).
+      auto fill = [&](const ArrayData& source, auto index_of) -> bool {
         if constexpr (typed_detail::native_id<Value>() != TypeId::kNull && !std::is_same_v<Value, bool>) {
-          if (typed_detail::stored_as<Value>(d.type->id)) {
-            const Value* entries = reinterpret_cast<const Value*>(d.buffers[1].data) + d.offset;
+          if (typed_detail::stored_as<Value>(source.type->id)) {
+            const Value* values = reinterpret_cast<const Value*>(source.buffers[1].data) + source.offset;
             for (int64_t i = 0; i < count; ++i) {
-              const bool null = validity && !((validity[(first + i) >> 3] >> ((first + i) & 7)) & 1);
-              if (null && set_null(rows[i], begin + i)) continue;
-              const int32_t k = indices[i];
-              if (uint64_t(uint32_t(k)) >= uint64_t(d.length)) bad_index(k);
-              rows[i].*member_ = entries[k];
+              if (null_at(validity, first + i) && set_null(rows[i], begin + i)) continue;
+              rows[i].*member_ = values[index_of(i)];
             }
-            return;
+            return true;
           }
         }
         if constexpr (std::is_same_v<Value, std::string>) {
-          if (d.type->id == TypeId::kString || d.type->id == TypeId::kBinary) {
-            const int32_t* offsets = reinterpret_cast<const int32_t*>(d.buffers[1].data) + d.offset;
-            const char* data = reinterpret_cast<const char*>(d.buffers[2].data);
+          if (source.type->id == TypeId::kString || source.type->id == TypeId::kBinary) {
+            const int32_t* offsets = reinterpret_cast<const int32_t*>(source.buffers[1].data) + source.offset;
+            const char* data = reinterpret_cast<const char*>(source.buffers[2].data);
             for (int64_t i = 0; i < count; ++i) {
-              const bool null = validity && !((validity[(first + i) >> 3] >> ((first + i) & 7)) & 1);
-              if (null && set_null(rows[i], begin + i)) continue;
-              const int32_t k = indices[i];
-              if (uint64_t(uint32_t(k)) >= uint64_t(d.length)) bad_index(k);
-              const int32_t from = offsets[k];
+              if (null_at(validity, first + i) && set_null(rows[i], begin + i)) continue;
+              const int64_t k = index_of(i);
+              const std::string_view text(data + offsets[k], size_t(offsets[k + 1] - offsets[k]));
+              auto& member = rows[i].*member_;
               if constexpr (kOptional) {
-                (rows[i].*member_).emplace().assign(data + from, size_t(offsets[k + 1] - from));
+                // A string left by an earlier batch keeps its capacity.
+                member ? member->assign(text) : member.emplace(text);
               } else {
-                (rows[i].*member_).assign(data + from, size_t(offsets[k + 1] - from));
+                member.assign(text);
               }
             }
-            return;
+            return true;
           }
         }
-      }
-      if constexpr (std::is_same_v<Value, std::string>) {
-        if (a.type->id == TypeId::kString || a.type->id == TypeId::kBinary) {
-          const int32_t* offsets = reinterpret_cast<const int32_t*>(a.buffers[1].data) + first;
-          const char* data = reinterpret_cast<const char*>(a.buffers[2].data);
-          for (int64_t i = 0; i < count; ++i) {
-            const bool null = validity && !((validity[(first + i) >> 3] >> ((first + i) & 7)) & 1);
-            if (null && set_null(rows[i], begin + i)) continue;
-            const int32_t from = offsets[i];
-            if constexpr (kOptional) {
-              (rows[i].*member_).emplace().assign(data + from, size_t(offsets[i + 1] - from));
-            } else {
-              (rows[i].*member_).assign(data + from, size_t(offsets[i + 1] - from));
-            }
-          }
-          return;
-        }
+        return false;
+      };
+      // Dictionary arrays (the reader asks for them, so that the scan never
+      // gathers): the member takes the entry its index names.
+      if (a.type->id == TypeId::kDictionary && a.dictionary && a.dictionary->null_count == 0) {
+        const int32_t* indices = reinterpret_cast<const int32_t*>(a.buffers[1].data) + first;
+        const int64_t entries = a.dictionary->length;
+        auto entry = [&](int64_t i) -> int64_t {
+          const int32_t k = indices[i];
+          if (uint64_t(uint32_t(k)) >= uint64_t(entries)) bad_index(k);
+          return k;
+        };
+        if (fill(*a.dictionary, entry)) return;
+      } else if (fill(a, [first, &a](int64_t i) { return first - a.offset + i; })) {
+        return;
       }
     }
     for (int64_t i = 0; i < count; ++i) {
@@ -424,6 +407,9 @@ class MemberField final : public RecordField<T> {
     } else {
       null_into_required(row);
     }
+  }
+  static bool null_at(const uint8_t* validity, int64_t i) {
+    return validity && !((validity[i >> 3] >> (i & 7)) & 1);
   }
   [[noreturn]] void bad_index(int32_t index) const {
     throw_invalid("dictionary index " + std::to_string(index) + " out of range in column '" + this->path() +
