@@ -6,6 +6,11 @@
 // compresses and decompresses the page through the same Codec object a
 // column reader or writer would keep; bytes/s count uncompressed bytes, and
 // the "ratio" counter is uncompressed / compressed size.
+//
+// compression/snappy_copy_kinds times the snappy decoder's two forms of its
+// fast loop, and the adaptive choice between them, on 16 different pages of
+// a shape decoded round-robin: a branch predictor that saw one page decoded
+// over and over would learn its tags, which real scans never let it do.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -15,6 +20,7 @@
 #include <vector>
 
 #include "parquetry/compression/codec.h"
+#include "parquetry/compression/snappy_decompress.h"
 
 namespace parquetry {
 namespace {
@@ -92,6 +98,55 @@ void bench_decompress(benchmark::State& state, CompressionCodec kind, int level,
   state.counters["ratio"] = double(page.size()) / double(packed.size());
 }
 
+// Unsorted pickup times of one month in microseconds (a taxi timestamp
+// column): each value packs into a short literal and a copy of its high bytes
+// whose offset takes one or two bytes by chance.
+std::vector<uint8_t> timestamps_page(uint64_t seed) {
+  std::vector<uint8_t> page(kPageSize);
+  std::mt19937_64 rng(seed);
+  for (size_t i = 0; i + 8 <= page.size(); i += 8) {
+    const int64_t micros =
+        1640995200000000LL + int64_t(rng() % 2678400) * 1000000LL + int64_t(rng() % 1000000);
+    std::memcpy(&page[i], &micros, 8);
+  }
+  return page;
+}
+
+void bench_snappy_copy_kinds(benchmark::State& state, compression_detail::SnappyCopyDecoding decoding,
+                             int shape) {
+  constexpr int kPages = 16;
+  auto codec = make_codec(CompressionCodec::SNAPPY, kDefaultCompressionLevel);
+  std::vector<std::vector<uint8_t>> pages;
+  std::vector<Buffer> packed(kPages);
+  size_t packed_bytes = 0;
+  for (int p = 0; p < kPages; ++p) {
+    if (shape == 0) {
+      pages.push_back(timestamps_page(uint64_t(100 + p)));
+    } else {
+      // The drifting prices, each page a different window of them.
+      const auto& prices = page_for(0);
+      std::vector<uint8_t> page(prices.begin() + p * 4096, prices.end());
+      page.insert(page.end(), prices.begin(), prices.begin() + p * 4096);
+      pages.push_back(std::move(page));
+    }
+    codec->compress(pages.back(), packed[size_t(p)]);
+    packed_bytes += packed[size_t(p)].size();
+  }
+  Buffer out(kPageSize);
+  size_t next = 0;
+  for (auto _ : state) {
+    const auto status = compression_detail::snappy_decompress(packed[next].span(), {out.data(), out.size()},
+                                                              nullptr, decoding);
+    if (status != compression_detail::SnappyStatus::kOk) state.SkipWithError("snappy stream rejected");
+    benchmark::DoNotOptimize(out.data());
+    next = (next + 1) % kPages;
+  }
+  const size_t last = (next + kPages - 1) % kPages;
+  if (std::memcmp(out.data(), pages[last].data(), kPageSize) != 0) state.SkipWithError("round trip differs");
+  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(kPageSize));
+  state.counters["ratio"] = double(kPageSize) * kPages / double(packed_bytes);
+}
+
 struct Variant {
   CompressionCodec kind;
   int level;
@@ -119,6 +174,19 @@ const int kRegistered = [] {
                                    v.level, shape);
       benchmark::RegisterBenchmark(("compression/compress/" + suffix).c_str(), bench_compress, v.kind,
                                    v.level, shape);
+    }
+  }
+  const std::pair<compression_detail::SnappyCopyDecoding, const char*> forms[] = {
+      {compression_detail::SnappyCopyDecoding::kAdaptive, "adaptive"},
+      {compression_detail::SnappyCopyDecoding::kBranching, "branching"},
+      {compression_detail::SnappyCopyDecoding::kBranchless, "branchless"},
+  };
+  const char* const kinds_shapes[] = {"timestamps", "doubles"};
+  for (const auto& [form, name] : forms) {
+    for (int shape = 0; shape < 2; ++shape) {
+      benchmark::RegisterBenchmark(
+          ("compression/snappy_copy_kinds/" + std::string(name) + "/" + kinds_shapes[shape]).c_str(),
+          bench_snappy_copy_kinds, form, shape);
     }
   }
   return 0;

@@ -203,14 +203,15 @@ uint8_t* copy_general(uint8_t* op, size_t offset, size_t len, size_t room) {
 // mostly reach far back. kBranchless picks how the two copy kinds are told
 // apart (see the top of the file).
 template <bool kBranchless>
-[[gnu::noinline]] void fast_steps(const uint8_t*& ip_ref, const uint8_t* in_end, uint8_t* out,
-                                  uint8_t*& op_ref, uint8_t* out_end, const uint8_t* stop) {
+[[gnu::noinline]] size_t fast_steps(const uint8_t*& ip_ref, const uint8_t* in_end, uint8_t* out,
+                                    uint8_t*& op_ref, uint8_t* out_end, const uint8_t* stop) {
   // A literal reads the tag and 16 bytes; a copy the tag and up to 2 bytes.
-  if (in_end - ip_ref < 17 || out_end - op_ref < 16) return;
+  if (in_end - ip_ref < 17 || out_end - op_ref < 16) return 0;
   const uint8_t* const ip_limit = in_end - 17;
   const uint8_t* const op_limit = std::min<const uint8_t*>(out_end - 16, stop);
   const uint8_t* ip = ip_ref;
   uint8_t* op = op_ref;
+  size_t tags = 0;
   while (ip <= ip_limit && op <= op_limit) {
     const uint32_t tag = *ip;
     if ((tag & 3) == 0) {
@@ -220,6 +221,7 @@ template <bool kBranchless>
       store64(op + 8, load64(ip + 9));
       ip += 1 + len;
       op += len;
+      ++tags;
       continue;
     }
     size_t len, offset, size;
@@ -256,9 +258,11 @@ template <bool kBranchless>
     store64(op + 8, b);
     ip += size;
     op += len;
+    ++tags;
   }
   ip_ref = ip;
   op_ref = op;
+  return tags;
 }
 
 // After fast_steps stops at a tag it does not take, tags go through
@@ -268,11 +272,17 @@ template <bool kBranchless>
 // literal elsewhere costs only a short detour.
 constexpr int kCarefulRun = 16;
 
-// Pages whose output is shorter than this decode with branches; longer ones
-// first time kProbes segments of kProbeBytes, alternating the two forms.
+// Pages whose output is shorter than this decode with branches (timing
+// shorter ones chose no better on the taxi file). Longer ones decode
+// kProbes segments of kProbeBytes in the order branching, branchless,
+// branchless, branching (so drift cancels), timing the fast loop per tag,
+// and decode the rest with the form that took fewer cycles a tag.
 constexpr size_t kAdaptiveMinOutput = 256 << 10;
 constexpr size_t kProbeBytes = 16 << 10;
-constexpr int kProbes = 6;
+constexpr int kProbes = 4;
+// Fewer fast-loop tags than this in either form's probes (a page of long
+// literals or near copies) leave the branches in place.
+constexpr uint64_t kMinProbeTags = 256;
 
 inline uint64_t ticks() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -291,17 +301,37 @@ struct Stream {
   uint8_t* out_end;
 };
 
-// Decodes tags until the input ends or the output has reached `stop` (a
-// careful run may carry it a few tags past). Without a stop it decodes every
-// tag left, so that tags after a full output are reported, not ignored.
+// What the fast loop spent on the tags it decoded during a probe: the two
+// forms differ only there, and counting per tag makes segments of different
+// make-up comparable (a block stored as one long literal costs nearly nothing
+// per byte whichever form runs).
+struct Probe {
+  uint64_t cycles = 0;
+  uint64_t tags = 0;
+};
+
+// Decodes tags until the input ends or the output has reached `stop` (the
+// last tag may carry it past: a copy by up to 64 bytes, a literal by more).
+// Without a stop it decodes every tag left, so that tags after a full output
+// are reported, not ignored. With a probe, the fast loop's calls are timed.
 template <bool kBranchless>
-SnappyStatus decode_until(Stream& s, const uint8_t* stop = nullptr) {
+SnappyStatus decode_until(Stream& s, const uint8_t* stop = nullptr, Probe* probe = nullptr) {
   while (s.ip < s.in_end && (stop == nullptr || s.op < stop)) {
-    fast_steps<kBranchless>(s.ip, s.in_end, s.out, s.op, s.out_end, stop == nullptr ? s.out_end : stop);
+    const uint8_t* const limit = stop == nullptr ? s.out_end : stop;
+    if (probe == nullptr) {
+      fast_steps<kBranchless>(s.ip, s.in_end, s.out, s.op, s.out_end, limit);
+    } else {
+      const uint64_t begin = ticks();
+      probe->tags += fast_steps<kBranchless>(s.ip, s.in_end, s.out, s.op, s.out_end, limit);
+      probe->cycles += ticks() - begin;
+    }
     // The 8 bytes before op (bytes before the output's start read as zero;
     // no valid copy can reach them).
     uint64_t last = tail8(s.op, s.out);
-    for (int quiet = 0; quiet < kCarefulRun && s.ip < s.in_end;) {
+    // A careful run ends at the stop too: a page's first values are often
+    // close together, and their near copies could keep it going far into
+    // what a probe of the other form should time.
+    for (int quiet = 0; quiet < kCarefulRun && s.ip < s.in_end && (stop == nullptr || s.op < stop);) {
       bool near = false;
       const SnappyStatus status = careful_step(s.ip, s.in_end, s.out, s.op, s.out_end, last, near);
       if (status != SnappyStatus::kOk) [[unlikely]]
@@ -338,23 +368,19 @@ SnappyStatus snappy_decompress(std::span<const uint8_t> input, std::span<uint8_t
     decoding = SnappyCopyDecoding::kBranching;
   SnappyStatus status = SnappyStatus::kOk;
   if (decoding == SnappyCopyDecoding::kAdaptive) {
-    // Probes alternate the two forms over equal segments; each form's best
-    // cycles per byte decides (the minimum shrugs off an interrupt). The
-    // branchless form has to win clearly: on a tie the branches stay.
-    uint64_t best[2] = {UINT64_MAX, UINT64_MAX};
-    for (int probe = 0; probe < kProbes && status == SnappyStatus::kOk && stream.ip < stream.in_end;
-         ++probe) {
-      const bool branchless = probe % 2 == 1;
-      uint8_t* const start = stream.op;
-      const uint8_t* const stop = start + std::min<size_t>(kProbeBytes, size_t(stream.out_end - start));
-      const uint64_t begin = ticks();
-      status = branchless ? decode_until<true>(stream, stop) : decode_until<false>(stream, stop);
-      const uint64_t spent = ticks() - begin;
-      const size_t bytes = size_t(stream.op - start);
-      if (bytes >= kProbeBytes / 2) best[branchless] = std::min(best[branchless], (spent << 10) / bytes);
+    Probe probes[2];  // branching, branchless
+    for (int k = 0; k < kProbes && status == SnappyStatus::kOk && stream.ip < stream.in_end; ++k) {
+      const bool branchless = k == 1 || k == 2;
+      const uint8_t* const stop = stream.op + std::min(kProbeBytes, size_t(stream.out_end - stream.op));
+      status = branchless ? decode_until<true>(stream, stop, &probes[1])
+                          : decode_until<false>(stream, stop, &probes[0]);
     }
-    decoding =
-        best[1] < best[0] - best[0] / 16 ? SnappyCopyDecoding::kBranchless : SnappyCopyDecoding::kBranching;
+    // The branchless form has to win clearly (by 1/16): on a tie the branches stay.
+    const Probe& a = probes[0];
+    const Probe& b = probes[1];
+    const bool branchless =
+        a.tags >= kMinProbeTags && b.tags >= kMinProbeTags && b.cycles * a.tags * 16 < a.cycles * b.tags * 15;
+    decoding = branchless ? SnappyCopyDecoding::kBranchless : SnappyCopyDecoding::kBranching;
   }
   if (status == SnappyStatus::kOk) {
     status = decoding == SnappyCopyDecoding::kBranchless ? decode_until<true>(stream)
