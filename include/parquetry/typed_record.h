@@ -329,7 +329,8 @@ class MemberField final : public RecordField<T> {
     // its dictionary, for dictionary arrays) stores the member's own type, so
     // values are read straight from the buffers.
     if (column.ancestors.empty()) {
-      const int64_t first = a.offset + column.shift + begin;  // physical index of row `begin`
+      const int64_t row0 = column.shift + begin;  // element of row `begin`
+      const int64_t first = a.offset + row0;      // its physical index
       const uint8_t* validity = a.null_count > 0 ? a.buffers[0].data : nullptr;
       // Fills the members of rows [0, count) from `source`, whose element
       // index_of(i) belongs to row i (nulls are left to set_null).
@@ -366,17 +367,13 @@ class MemberField final : public RecordField<T> {
         return false;
       };
       // Dictionary arrays (the reader asks for them, so that the scan never
-      // gathers): the member takes the entry its index names.
+      // gathers): the member takes the entry its index names. The scan's
+      // decoder has checked the index of every valid row against the
+      // dictionary, so it is not checked again per value here.
       if (a.type->id == TypeId::kDictionary && a.dictionary && a.dictionary->null_count == 0) {
         const int32_t* indices = reinterpret_cast<const int32_t*>(a.buffers[1].data) + first;
-        const int64_t entries = a.dictionary->length;
-        auto entry = [&](int64_t i) -> int64_t {
-          const int32_t k = indices[i];
-          if (uint64_t(uint32_t(k)) >= uint64_t(entries)) bad_index(k);
-          return k;
-        };
-        if (fill(*a.dictionary, entry)) return;
-      } else if (fill(a, [first, &a](int64_t i) { return first - a.offset + i; })) {
+        if (fill(*a.dictionary, [indices](int64_t i) { return int64_t(indices[i]); })) return;
+      } else if (fill(a, [row0](int64_t i) { return row0 + i; })) {
         return;
       }
     }
@@ -410,10 +407,6 @@ class MemberField final : public RecordField<T> {
   }
   static bool null_at(const uint8_t* validity, int64_t i) {
     return validity && !((validity[i >> 3] >> (i & 7)) & 1);
-  }
-  [[noreturn]] void bad_index(int32_t index) const {
-    throw_invalid("dictionary index " + std::to_string(index) + " out of range in column '" + this->path() +
-                  "'");
   }
   [[noreturn]] void null_into_required(int64_t row) const {
     throw_invalid("null in column '" + this->path() + "' (batch row " + std::to_string(row) +
