@@ -3,6 +3,8 @@
 #   make bench            build (release), generate datasets, run the suite, write the report
 #   make bench PROFILE=full   the whole benchmark matrix
 #   make fuzz TARGET=name SECONDS=n   run one libFuzzer target
+#   make install PREFIX=/opt/parquetry   library, headers, CLI, CMake and pkg-config files
+#   make package          parquetry_X.Y.Z_amd64.deb + parquetry-dev_X.Y.Z_amd64.deb (build/package/packages)
 
 PROFILE ?= quick
 JOBS ?= $(shell nproc)
@@ -16,7 +18,9 @@ SECONDS ?= 60
 FUZZ_BUILD ?= build/fuzz
 SHARED_DIR ?= $(abspath ../shared)
 
-.PHONY: test bench deps peers release fuzz format clean
+PREFIX ?= /usr/local
+
+.PHONY: test bench deps peers release fuzz format clean install package package-build
 
 deps:
 	@bash scripts/install-deps.sh
@@ -32,6 +36,18 @@ test: deps peers
 release: deps
 	cmake --preset release >/dev/null
 	cmake --build --preset release -j $(JOBS)
+
+# The `package` preset: -O2 for any x86-64 (no -march=native), no tests.
+package-build: deps
+	cmake --preset package >/dev/null
+	cmake --build --preset package -j $(JOBS)
+
+install: package-build
+	cmake --install build/package --prefix $(PREFIX)
+
+package: package-build
+	cd build/package && cpack -G DEB
+	@ls -1 build/package/packages/*.deb
 
 bench: release peers
 	bash scripts/run-bench.sh $(PROFILE)

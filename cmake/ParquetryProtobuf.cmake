@@ -11,7 +11,22 @@
 #
 # A .proto is named relative to the first import dir that holds it (default:
 # its own folder), as protoc requires for imports between files.
+#
+# The same file serves the build tree (plugin target protoc-gen-parquetry,
+# library parquetry_proto) and the installed package, whose
+# parquetryConfig.cmake sets PARQUETRY_PROTOC_PLUGIN and
+# PARQUETRY_PROTO_LIBRARIES to its imported targets before including it.
+if(NOT PARQUETRY_PROTOC_PLUGIN)
+  set(PARQUETRY_PROTOC_PLUGIN protoc-gen-parquetry)
+endif()
+if(NOT PARQUETRY_PROTO_LIBRARIES)
+  set(PARQUETRY_PROTO_LIBRARIES parquetry_proto pq::protobuf)
+endif()
+
 function(parquetry_protobuf_generate)
+  if(NOT PARQUETRY_PROTOC)
+    message(FATAL_ERROR "parquetry_protobuf_generate needs protoc (Debian package protobuf-compiler)")
+  endif()
   cmake_parse_arguments(P "" "TARGET" "PROTOS;IMPORT_DIRS" ${ARGN})
   if(NOT P_TARGET OR NOT P_PROTOS)
     message(FATAL_ERROR "parquetry_protobuf_generate needs TARGET and PROTOS")
@@ -48,14 +63,14 @@ function(parquetry_protobuf_generate)
       OUTPUT ${outputs}
       COMMAND ${CMAKE_COMMAND} -E env ASAN_OPTIONS=detect_leaks=0
               ${PARQUETRY_PROTOC} ${extra_import} ${import_args}
-              --plugin=protoc-gen-parquetry=$<TARGET_FILE:protoc-gen-parquetry>
+              --plugin=protoc-gen-parquetry=$<TARGET_FILE:${PARQUETRY_PROTOC_PLUGIN}>
               --cpp_out=${out_dir} --parquetry_out=${out_dir} ${abs}
-      DEPENDS ${abs} protoc-gen-parquetry
+      DEPENDS ${abs} ${PARQUETRY_PROTOC_PLUGIN}
       COMMENT "protoc (C++ + parquetry) ${rel}"
       VERBATIM)
     list(APPEND generated ${out_dir}/${base}.pb.cc ${out_dir}/${base}.parquetry.cc)
   endforeach()
   target_sources(${P_TARGET} PRIVATE ${generated})
   target_include_directories(${P_TARGET} PUBLIC ${out_dir})
-  target_link_libraries(${P_TARGET} PUBLIC parquetry_proto pq::protobuf)
+  target_link_libraries(${P_TARGET} PUBLIC ${PARQUETRY_PROTO_LIBRARIES})
 endfunction()

@@ -12,6 +12,10 @@ function(parquetry_layer name)
   if(sources)
     add_library(parquetry_${name} STATIC ${sources})
     target_link_libraries(parquetry_${name} PUBLIC parquetry_build_flags ${deps} ${L_LIBS})
+    # Hidden by default: libparquetry.so (cmake/ParquetryInstall.cmake) is
+    # linked from these same objects and exports only what the public headers
+    # mark PARQUETRY_API (include/parquetry/export.h).
+    set_target_properties(parquetry_${name} PROPERTIES CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
   else()
     add_library(parquetry_${name} INTERFACE)
     target_link_libraries(parquetry_${name} INTERFACE parquetry_build_flags ${deps} ${L_LIBS})

@@ -19,6 +19,8 @@ PACKAGES=(
   chromium
   # python bindings and dask
   python3 python3-dev pybind11-dev python3-numpy python3-pandas python3-pytest python3-distributed
+  # packaging: the wheel (pip/build front ends, no downloads), venvs, the .deb (dpkg-shlibdeps, file)
+  python3-setuptools python3-wheel python3-pip python3-build python3-venv dpkg-dev file
 )
 
 missing=()

@@ -16,13 +16,14 @@
 #include <string_view>
 #include <vector>
 
+#include "parquetry/export.h"
 #include "parquetry/record.h"
 #include "parquetry/table.h"
 #include "parquetry/util/buffer.h"
 
 namespace parquetry {
 
-class ArrayBuilder {
+class PARQUETRY_API ArrayBuilder {
  public:
   /// Throws kUnsupported for types the builder cannot produce (views,
   /// dictionaries, float16).

@@ -24,6 +24,7 @@
 
 #include <climits>
 
+#include "parquetry/export.h"
 #include "parquetry/types.h"
 
 namespace parquetry {
@@ -32,11 +33,11 @@ namespace parquetry {
 inline constexpr int kDefaultCompressionLevel = INT_MIN;
 
 /// The level `kDefaultCompressionLevel` stands for (0 for codecs without levels).
-int default_compression_level(CompressionCodec codec);
+PARQUETRY_API int default_compression_level(CompressionCodec codec);
 
 /// Whether pages compressed with `codec` can be read (everything but LZO).
-bool can_decompress(CompressionCodec codec);
+PARQUETRY_API bool can_decompress(CompressionCodec codec);
 /// Whether pages can be written with `codec` (everything but LZO).
-bool can_compress(CompressionCodec codec);
+PARQUETRY_API bool can_compress(CompressionCodec codec);
 
 }  // namespace parquetry

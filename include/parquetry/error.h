@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "parquetry/export.h"
+
 namespace parquetry {
 
 /// What kind of failure an Error reports.
@@ -23,15 +25,15 @@ enum class ErrorCode {
 };
 
 /// Short lowercase name of a code ("corrupt", "unsupported", ...).
-const char* error_code_name(ErrorCode code);
+PARQUETRY_API const char* error_code_name(ErrorCode code);
 
 /// Where an error happened. Unknown parts stay empty / -1 and are not printed.
-struct ErrorLocation {
+struct PARQUETRY_API ErrorLocation {
   std::string file;
-  std::string column;      ///< dotted column path
+  std::string column;  ///< dotted column path
   int64_t row_group = -1;
-  int64_t page = -1;       ///< ordinal of the page within its column chunk
-  int64_t offset = -1;     ///< byte offset within the file or buffer
+  int64_t page = -1;    ///< ordinal of the page within its column chunk
+  int64_t offset = -1;  ///< byte offset within the file or buffer
 
   /// Fills each unknown part of *this from `outer` (inner context wins).
   void merge_from(const ErrorLocation& outer);
@@ -39,7 +41,7 @@ struct ErrorLocation {
 };
 
 /// The exception thrown at parquetry's API boundaries.
-class Error : public std::runtime_error {
+class PARQUETRY_API Error : public std::runtime_error {
  public:
   Error(ErrorCode code, std::string message, ErrorLocation where = {});
 
@@ -59,14 +61,14 @@ class Error : public std::runtime_error {
 };
 
 /// Throws kCorrupt. Use for any violation of the format by the input bytes.
-[[noreturn]] void throw_corrupt(std::string message, int64_t offset = -1);
+[[noreturn]] PARQUETRY_API void throw_corrupt(std::string message, int64_t offset = -1);
 /// Throws kUnsupported.
-[[noreturn]] void throw_unsupported(std::string message);
+[[noreturn]] PARQUETRY_API void throw_unsupported(std::string message);
 /// Throws kInvalidArgument.
-[[noreturn]] void throw_invalid(std::string message);
+[[noreturn]] PARQUETRY_API void throw_invalid(std::string message);
 /// Throws kLimitExceeded.
-[[noreturn]] void throw_limit(std::string message, int64_t offset = -1);
+[[noreturn]] PARQUETRY_API void throw_limit(std::string message, int64_t offset = -1);
 /// Throws kIo with strerror(errno_value) appended.
-[[noreturn]] void throw_io(std::string message, int errno_value);
+[[noreturn]] PARQUETRY_API void throw_io(std::string message, int errno_value);
 
 }  // namespace parquetry

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "parquetry/export.h"
 #include "parquetry/predicate.h"
 #include "parquetry/reader.h"
 #include "parquetry/scan.h"
@@ -82,7 +83,7 @@ struct FilterStats {
   int64_t dense_row_groups = 0;  ///< row groups whose other columns were decoded whole
 };
 
-class FilteredScan {
+class PARQUETRY_API FilteredScan {
  public:
   static std::unique_ptr<FilteredScan> open(const std::string& path, FilteredScanOptions options);
   ~FilteredScan();

@@ -23,7 +23,9 @@
 #include <utility>
 #include <vector>
 
+#include "parquetry/export.h"
 #include "parquetry/limits.h"
+#include "parquetry/version.h"
 
 // CRoaring's C bitmap type; declared here so that users of this header do not
 // need the roaring headers.
@@ -41,7 +43,7 @@ inline constexpr int64_t kMaxDeletePosition = 0x7FFFFFFE80000000LL;
 inline constexpr uint32_t kMaxDeleteKey = 0x7FFFFFFEu;
 
 /// The set of deleted row positions of one data file.
-class PositionDeleteIndex {
+class PARQUETRY_API PositionDeleteIndex {
  public:
   PositionDeleteIndex() = default;
   ~PositionDeleteIndex();
@@ -144,7 +146,7 @@ class PositionDeleteIndex {
 
 /// Batch iteration over the positions of an index within [begin, end), in
 /// ascending order; the index must not change while a cursor is in use.
-class PositionCursor {
+class PARQUETRY_API PositionCursor {
  public:
   explicit PositionCursor(const PositionDeleteIndex& index, int64_t begin = 0,
                           int64_t end = kMaxDeletePosition + 1);
@@ -187,18 +189,18 @@ inline constexpr uint8_t kDeletionVectorMagic[4] = {0xD1, 0xD3, 0x39, 0x64};
 inline constexpr size_t kDeletionVectorOverhead = 12;
 
 /// Size of the `deletion-vector-v1` blob for `index`.
-size_t deletion_vector_size(const PositionDeleteIndex& index);
+PARQUETRY_API size_t deletion_vector_size(const PositionDeleteIndex& index);
 /// Serializes `index` as a `deletion-vector-v1` blob: u32 BE length of
 /// (magic + bitmap), magic D1 D3 39 64, portable 64-bit roaring bitmap, u32 BE
 /// CRC-32 of (magic + bitmap). Call run_optimize() first to match Iceberg's
 /// writer (smaller output).
-std::vector<uint8_t> serialize_deletion_vector(const PositionDeleteIndex& index);
+PARQUETRY_API std::vector<uint8_t> serialize_deletion_vector(const PositionDeleteIndex& index);
 /// Parses a `deletion-vector-v1` blob. Checks the length field against the
 /// blob size, the magic, the CRC and (when given) the cardinality recorded in
 /// metadata (the manifest's record_count or the blob's `cardinality` property).
 /// Throws kCorrupt with a message naming the failed check.
-PositionDeleteIndex deserialize_deletion_vector(std::span<const uint8_t> blob,
-                                                std::optional<int64_t> expected_cardinality = std::nullopt);
+PARQUETRY_API PositionDeleteIndex deserialize_deletion_vector(
+    std::span<const uint8_t> blob, std::optional<int64_t> expected_cardinality = std::nullopt);
 
 // ---------------------------------------------------------------------------
 // Puffin files
@@ -207,7 +209,7 @@ PositionDeleteIndex deserialize_deletion_vector(std::span<const uint8_t> blob,
 enum class PuffinCodec { kNone, kLz4, kZstd };
 
 /// The JSON name of a codec ("lz4", "zstd"; "" for none).
-std::string_view puffin_codec_name(PuffinCodec codec);
+PARQUETRY_API std::string_view puffin_codec_name(PuffinCodec codec);
 
 inline constexpr std::string_view kDeletionVectorBlobType = "deletion-vector-v1";
 inline constexpr std::string_view kReferencedDataFileProperty = "referenced-data-file";
@@ -218,7 +220,7 @@ inline constexpr int32_t kRowPositionFieldId = 2147483645;
 using PuffinProperties = std::vector<std::pair<std::string, std::string>>;
 
 /// One entry of the footer's `blobs` list.
-struct PuffinBlobMetadata {
+struct PARQUETRY_API PuffinBlobMetadata {
   std::string type;
   std::vector<int32_t> fields;
   int64_t snapshot_id = -1;
@@ -233,7 +235,7 @@ struct PuffinBlobMetadata {
 };
 
 /// The footer payload.
-struct PuffinFileMetadata {
+struct PARQUETRY_API PuffinFileMetadata {
   std::vector<PuffinBlobMetadata> blobs;
   PuffinProperties properties;
 
@@ -244,11 +246,11 @@ struct PuffinWriterOptions {
   /// Compress the footer payload as one LZ4 frame (flag bit 0).
   bool compress_footer = false;
   /// Value of the `created-by` file property (omitted when empty).
-  std::string created_by = "parquetry 0.1.0";
+  std::string created_by = "parquetry " PARQUETRY_VERSION_STRING;
 };
 
 /// Builds a Puffin file in memory: Magic, blobs, footer.
-class PuffinWriter {
+class PARQUETRY_API PuffinWriter {
  public:
   explicit PuffinWriter(PuffinWriterOptions options = {});
 
@@ -277,10 +279,10 @@ class PuffinWriter {
 };
 
 /// Serializes a footer payload to JSON (uncompressed), as written by PuffinWriter.
-std::string puffin_footer_json(const PuffinFileMetadata& metadata);
+PARQUETRY_API std::string puffin_footer_json(const PuffinFileMetadata& metadata);
 
 /// Reads a Puffin file held in memory (the bytes must outlive the reader).
-class PuffinReader {
+class PARQUETRY_API PuffinReader {
  public:
   /// Parses and validates the footer: both magics, payload size, flags,
   /// (decompressed) JSON, and every blob's offset/length within the blob area.
@@ -311,8 +313,9 @@ class PuffinReader {
 
 /// Reads the deletion vector a manifest entry addresses: `content_size` bytes
 /// at `content_offset` of the Puffin file, checked against `record_count`.
-PositionDeleteIndex read_deletion_vector(std::span<const uint8_t> puffin_file, int64_t content_offset,
-                                         int64_t content_size, std::optional<int64_t> record_count);
+PARQUETRY_API PositionDeleteIndex read_deletion_vector(std::span<const uint8_t> puffin_file,
+                                                       int64_t content_offset, int64_t content_size,
+                                                       std::optional<int64_t> record_count);
 
 // ---------------------------------------------------------------------------
 // Position-delete files -> per-data-file indexes
@@ -354,7 +357,7 @@ struct PositionDeleteBatch {
 
 /// Data-file path -> its PositionDeleteIndex. Paths live in an arena owned by
 /// the map; iteration is in first-seen order.
-class PositionIndexMap {
+class PARQUETRY_API PositionIndexMap {
  public:
   PositionIndexMap();
   ~PositionIndexMap();
@@ -441,7 +444,7 @@ class PositionIndexMap {
 /// first path otherwise), each run costs one map lookup and one add_many.
 /// Rows need not be sorted (unsorted input is still indexed correctly, just
 /// with more lookups).
-class PositionIndexBuilder {
+class PARQUETRY_API PositionIndexBuilder {
  public:
   /// When `only_data_file` is set, rows for other data files are skipped
   /// (Iceberg's toPositionIndex with a DataFileFilter).
@@ -471,9 +474,9 @@ class PositionIndexBuilder {
 };
 
 /// Convenience: indexes every row of the given batches.
-PositionIndexMap to_position_indexes(std::span<const PositionDeleteBatch> batches);
+PARQUETRY_API PositionIndexMap to_position_indexes(std::span<const PositionDeleteBatch> batches);
 /// The deletes of one data file only, from the given batches.
-PositionDeleteIndex to_position_index(std::span<const PositionDeleteBatch> batches,
-                                      std::string_view data_file_path);
+PARQUETRY_API PositionDeleteIndex to_position_index(std::span<const PositionDeleteBatch> batches,
+                                                    std::string_view data_file_path);
 
 }  // namespace parquetry::iceberg

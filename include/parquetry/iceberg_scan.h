@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "parquetry/export.h"
 #include "parquetry/iceberg.h"
 #include "parquetry/reader.h"
 #include "parquetry/table.h"
@@ -65,16 +66,18 @@ struct DeleteFileOptions {
 /// holds at most that file. Throws kInvalidArgument when the file lacks a
 /// `file_path` string column or a `pos` int64 column, kCorrupt on null or
 /// out-of-range values.
-PositionIndexMap read_position_delete_file(const std::string& path, const DeleteFileOptions& options = {},
-                                           DeleteFileStats* stats = nullptr);
-PositionIndexMap read_position_delete_file(std::shared_ptr<RandomAccessSource> source,
-                                           const DeleteFileOptions& options = {},
-                                           DeleteFileStats* stats = nullptr);
+PARQUETRY_API PositionIndexMap read_position_delete_file(const std::string& path,
+                                                         const DeleteFileOptions& options = {},
+                                                         DeleteFileStats* stats = nullptr);
+PARQUETRY_API PositionIndexMap read_position_delete_file(std::shared_ptr<RandomAccessSource> source,
+                                                         const DeleteFileOptions& options = {},
+                                                         DeleteFileStats* stats = nullptr);
 
 /// The deletes of one data file only (Iceberg's toPositionIndex with a
 /// DataFileFilter), pruning row groups and pages as described above.
-PositionDeleteIndex read_position_deletes(const std::string& path, std::string_view data_file,
-                                          ReaderOptions reader = {}, DeleteFileStats* stats = nullptr);
+PARQUETRY_API PositionDeleteIndex read_position_deletes(const std::string& path, std::string_view data_file,
+                                                        ReaderOptions reader = {},
+                                                        DeleteFileStats* stats = nullptr);
 
 /// The deletes a delete file holds for `data_file`, whatever its format:
 /// - a Puffin file: the `deletion-vector-v1` blob whose referenced-data-file
@@ -83,8 +86,8 @@ PositionDeleteIndex read_position_deletes(const std::string& path, std::string_v
 ///   `data_file`, or, when no row does and the file references exactly one
 ///   data file, that file's rows.
 /// Throws kInvalidArgument when no deletes can be attributed to `data_file`.
-PositionDeleteIndex load_deletes_for(const std::string& delete_file, std::string_view data_file,
-                                     const ReaderOptions& reader = {});
+PARQUETRY_API PositionDeleteIndex load_deletes_for(const std::string& delete_file, std::string_view data_file,
+                                                   const ReaderOptions& reader = {});
 
 struct MergeOnReadOptions {
   /// Row groups to scan, in this order; empty = every row group in file order.
@@ -103,7 +106,7 @@ struct MergeOnReadOptions {
 /// remain are dropped as batches are handed out, by one keep-bitmap
 /// compaction per column of kFilterChunkRows rows at a time, not one copy per
 /// surviving range. `reader` and `deletes` must outlive this object.
-class MergeOnReadReader final : public BatchReader {
+class PARQUETRY_API MergeOnReadReader final : public BatchReader {
  public:
   MergeOnReadReader(FileReader& reader, const PositionDeleteIndex& deletes, MergeOnReadOptions options = {});
   ~MergeOnReadReader() override;
@@ -165,7 +168,7 @@ class MergeOnReadReader final : public BatchReader {
 
 /// Surviving rows of [first_row, first_row + num_rows) as ranges relative to
 /// first_row (sorted, disjoint, non-empty; one range when nothing is deleted).
-std::vector<RowRange> surviving_ranges(const PositionDeleteIndex& deletes, int64_t first_row,
-                                       int64_t num_rows);
+PARQUETRY_API std::vector<RowRange> surviving_ranges(const PositionDeleteIndex& deletes, int64_t first_row,
+                                                     int64_t num_rows);
 
 }  // namespace parquetry::iceberg

@@ -16,12 +16,13 @@
 #include <string>
 #include <vector>
 
+#include "parquetry/export.h"
 #include "parquetry/util/buffer.h"
 
 namespace parquetry {
 
 /// Positioned reads from a file-like object of known size.
-class RandomAccessSource {
+class PARQUETRY_API RandomAccessSource {
  public:
   virtual ~RandomAccessSource() = default;
 
@@ -51,7 +52,7 @@ class RandomAccessSource {
 };
 
 /// Reads a file with pread(2).
-class FileSource final : public RandomAccessSource {
+class PARQUETRY_API FileSource final : public RandomAccessSource {
  public:
   explicit FileSource(std::string path);
   ~FileSource() override;
@@ -69,7 +70,7 @@ class FileSource final : public RandomAccessSource {
 };
 
 /// Maps a whole file read-only; reads are views of the mapping.
-class MmapSource final : public RandomAccessSource {
+class PARQUETRY_API MmapSource final : public RandomAccessSource {
  public:
   explicit MmapSource(std::string path);
   ~MmapSource() override;
@@ -91,7 +92,7 @@ class MmapSource final : public RandomAccessSource {
 
 /// Serves bytes already in memory: either a view of caller-owned memory
 /// (which must outlive the source) or a vector the source owns.
-class MemorySource final : public RandomAccessSource {
+class PARQUETRY_API MemorySource final : public RandomAccessSource {
  public:
   explicit MemorySource(std::span<const uint8_t> bytes, std::string name = "<memory>");
   explicit MemorySource(std::vector<uint8_t> owned, std::string name = "<memory>");
@@ -108,7 +109,7 @@ class MemorySource final : public RandomAccessSource {
 };
 
 /// Sequential writes.
-class Sink {
+class PARQUETRY_API Sink {
  public:
   virtual ~Sink() = default;
   virtual void write(const void* data, size_t length) = 0;
@@ -120,7 +121,7 @@ class Sink {
 };
 
 /// Collects the bytes in a Buffer.
-class MemorySink final : public Sink {
+class PARQUETRY_API MemorySink final : public Sink {
  public:
   using Sink::write;
   void write(const void* data, size_t length) override { buffer_.append(data, length); }
@@ -136,7 +137,7 @@ class MemorySink final : public Sink {
 /// Writes to a temporary file beside `path`; commit() flushes, fsyncs and
 /// renames it over `path` (then fsyncs the folder). Destroying the sink
 /// without commit() removes the temporary file.
-class AtomicFileSink final : public Sink {
+class PARQUETRY_API AtomicFileSink final : public Sink {
  public:
   explicit AtomicFileSink(std::string path);
   ~AtomicFileSink() override;

@@ -17,6 +17,8 @@
 #include <limits>
 #include <new>
 
+#include "parquetry/export.h"
+
 namespace parquetry {
 
 /// Requests of at least this many bytes take the large-block path; smaller
@@ -27,8 +29,8 @@ inline constexpr size_t kLargeBlockMinBytes = 256 * 1024;
 /// 256 MiB). Lowering it releases cached blocks beyond the new limit once
 /// their burst decay is over (at once when no burst is allowed); 0 disables
 /// the cache, bursts included.
-void set_large_block_cache_limit(size_t bytes);
-size_t large_block_cache_limit();
+PARQUETRY_API void set_large_block_cache_limit(size_t bytes);
+PARQUETRY_API size_t large_block_cache_limit();
 
 /// Bursts: freed blocks beyond large_block_cache_limit() are kept too, up to
 /// `bytes` cached in all, but each only for `decay` after it was freed; the
@@ -37,8 +39,8 @@ size_t large_block_cache_limit();
 /// 20 row groups is ~1 GB of column chunks) reuse memory instead of faulting
 /// it in again. Defaults: a quarter of physical memory but at most 4 GiB, 10
 /// seconds. `bytes` at or below the lasting limit turns bursts off.
-void set_large_block_burst(size_t bytes, std::chrono::milliseconds decay);
-size_t large_block_burst_limit();
+PARQUETRY_API void set_large_block_burst(size_t bytes, std::chrono::milliseconds decay);
+PARQUETRY_API size_t large_block_burst_limit();
 
 /// Counters of the large-block path (for tests and diagnostics).
 struct LargeBlockStats {
@@ -50,14 +52,14 @@ struct LargeBlockStats {
   uint64_t requested_bytes = 0;  ///< bytes those calls asked for
   uint64_t frees = 0;            ///< large_block_free() calls so far
 };
-LargeBlockStats large_block_stats();
+PARQUETRY_API LargeBlockStats large_block_stats();
 
 namespace detail {
 /// At least `bytes` (>= kLargeBlockMinBytes) bytes aligned to 64; throws
 /// std::bad_alloc when the kernel refuses.
-void* large_block_allocate(size_t bytes);
+PARQUETRY_API void* large_block_allocate(size_t bytes);
 /// Returns a block from large_block_allocate(bytes) (same `bytes`).
-void large_block_free(void* block, size_t bytes) noexcept;
+PARQUETRY_API void large_block_free(void* block, size_t bytes) noexcept;
 }  // namespace detail
 
 /// A std::allocator replacement for containers that may grow large (the

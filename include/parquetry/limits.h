@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+#include "parquetry/export.h"
+
 namespace parquetry {
 
 struct Limits {

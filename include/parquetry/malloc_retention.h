@@ -12,6 +12,8 @@
 
 #include <cstddef>
 
+#include "parquetry/export.h"
+
 namespace parquetry {
 
 /// Makes the C library keep up to `bytes` of freed memory at the top of
@@ -21,6 +23,6 @@ namespace parquetry {
 /// and for applications only: parquetry's CLI and benchmark call it at
 /// start with 256 MiB; the library itself never does. Returns false where
 /// the C library offers no such setting (or refuses it).
-bool retain_freed_malloc_memory(size_t bytes);
+PARQUETRY_API bool retain_freed_malloc_memory(size_t bytes);
 
 }  // namespace parquetry

@@ -40,6 +40,7 @@
 #include <variant>
 #include <vector>
 
+#include "parquetry/export.h"
 #include "parquetry/large_block.h"
 #include "parquetry/limits.h"
 #include "parquetry/types.h"
@@ -219,7 +220,7 @@ inline void copy_small(char* to, const char* from, size_t size) {
 /// std::optional<std::string>'s interface for reading, except that the value
 /// is a std::string_view (valid while the object lives and is unchanged).
 /// Values of up to kInlineBytes live inline; longer ones on the heap.
-class OptionalBytes {
+class PARQUETRY_API OptionalBytes {
  public:
   static constexpr size_t kInlineBytes = 20;
 
@@ -360,7 +361,7 @@ class OptionalBytes {
 /// length (or 0xFF and a 4-byte length when 255 or longer). Elements read as
 /// std::string_view; indexing walks the list, which is meant to be short.
 /// Converts from and compares with std::vector<std::string>.
-class StringList {
+class PARQUETRY_API StringList {
  public:
   static constexpr size_t kInlineBytes = 20;
 
@@ -710,7 +711,7 @@ struct UnrecognizedLogicalType {
 
 /// parquet.thrift `union LogicalType`. Exactly one member is set; the
 /// comment gives the union field id.
-struct LogicalType {
+struct PARQUETRY_API LogicalType {
   using Value = std::variant<StringType,                // 1 STRING
                              MapType,                   // 2 MAP
                              ListType,                  // 3 LIST
@@ -1067,34 +1068,38 @@ struct MetadataOptions {
 
 /// Decodes a FileMetaData (the footer bytes, without length and magic).
 /// Rejects inputs larger than limits.max_footer_size.
-FileMetaData decode_file_metadata(std::span<const uint8_t> bytes, const Limits& limits = {},
-                                  const MetadataOptions& options = {});
+PARQUETRY_API FileMetaData decode_file_metadata(std::span<const uint8_t> bytes, const Limits& limits = {},
+                                                const MetadataOptions& options = {});
 /// Decodes a PageHeader from the start of `bytes` (which may extend past the
 /// header); stores the header's encoded size in *consumed when non-null.
-PageHeader decode_page_header(std::span<const uint8_t> bytes, const Limits& limits = {},
-                              size_t* consumed = nullptr);
-ColumnIndex decode_column_index(std::span<const uint8_t> bytes, const Limits& limits = {});
-OffsetIndex decode_offset_index(std::span<const uint8_t> bytes, const Limits& limits = {});
+PARQUETRY_API PageHeader decode_page_header(std::span<const uint8_t> bytes, const Limits& limits = {},
+                                            size_t* consumed = nullptr);
+PARQUETRY_API ColumnIndex decode_column_index(std::span<const uint8_t> bytes, const Limits& limits = {});
+PARQUETRY_API OffsetIndex decode_offset_index(std::span<const uint8_t> bytes, const Limits& limits = {});
 /// Decodes a BloomFilterHeader from the start of `bytes`; *consumed as above.
-BloomFilterHeader decode_bloom_filter_header(std::span<const uint8_t> bytes, const Limits& limits = {},
-                                             size_t* consumed = nullptr);
-FileCryptoMetaData decode_file_crypto_metadata(std::span<const uint8_t> bytes, const Limits& limits = {},
-                                               size_t* consumed = nullptr);
+PARQUETRY_API BloomFilterHeader decode_bloom_filter_header(std::span<const uint8_t> bytes,
+                                                           const Limits& limits = {},
+                                                           size_t* consumed = nullptr);
+PARQUETRY_API FileCryptoMetaData decode_file_crypto_metadata(std::span<const uint8_t> bytes,
+                                                             const Limits& limits = {},
+                                                             size_t* consumed = nullptr);
 /// Decode fields skipped by MetadataOptions from their SkippedBytes span.
-Statistics decode_statistics(std::span<const uint8_t> bytes, const Limits& limits = {});
-SizeStatistics decode_size_statistics(std::span<const uint8_t> bytes, const Limits& limits = {});
+PARQUETRY_API Statistics decode_statistics(std::span<const uint8_t> bytes, const Limits& limits = {});
+PARQUETRY_API SizeStatistics decode_size_statistics(std::span<const uint8_t> bytes,
+                                                    const Limits& limits = {});
 /// `bytes` holds a whole Thrift list<PageEncodingStats> (header included).
-PageEncodingStatsList decode_page_encoding_stats(std::span<const uint8_t> bytes, const Limits& limits = {});
+PARQUETRY_API PageEncodingStatsList decode_page_encoding_stats(std::span<const uint8_t> bytes,
+                                                               const Limits& limits = {});
 
 /// Encoders append the compact-protocol bytes to `out`.
-void encode_file_metadata(const FileMetaData& metadata, Buffer& out);
-void encode_page_header(const PageHeader& header, Buffer& out);
-void encode_column_index(const ColumnIndex& index, Buffer& out);
-void encode_offset_index(const OffsetIndex& index, Buffer& out);
-void encode_bloom_filter_header(const BloomFilterHeader& header, Buffer& out);
-void encode_file_crypto_metadata(const FileCryptoMetaData& metadata, Buffer& out);
-void encode_statistics(const Statistics& statistics, Buffer& out);
-void encode_size_statistics(const SizeStatistics& statistics, Buffer& out);
+PARQUETRY_API void encode_file_metadata(const FileMetaData& metadata, Buffer& out);
+PARQUETRY_API void encode_page_header(const PageHeader& header, Buffer& out);
+PARQUETRY_API void encode_column_index(const ColumnIndex& index, Buffer& out);
+PARQUETRY_API void encode_offset_index(const OffsetIndex& index, Buffer& out);
+PARQUETRY_API void encode_bloom_filter_header(const BloomFilterHeader& header, Buffer& out);
+PARQUETRY_API void encode_file_crypto_metadata(const FileCryptoMetaData& metadata, Buffer& out);
+PARQUETRY_API void encode_statistics(const Statistics& statistics, Buffer& out);
+PARQUETRY_API void encode_size_statistics(const SizeStatistics& statistics, Buffer& out);
 
 // ---------------------------------------------------------------------------
 // Footer I/O
@@ -1106,10 +1111,10 @@ inline constexpr int64_t kFooterSpeculativeRead = 64 * 1024;
 /// both ends and the footer length, reading the last kFooterSpeculativeRead
 /// bytes first and the exact footer only when it is larger. A "PARE" tail
 /// (encrypted footer) raises kUnsupported.
-FileMetaData read_file_metadata(RandomAccessSource& source, const Limits& limits = {},
-                                const MetadataOptions& options = {});
+PARQUETRY_API FileMetaData read_file_metadata(RandomAccessSource& source, const Limits& limits = {},
+                                              const MetadataOptions& options = {});
 /// Appends the encoded footer, its 4-byte little-endian length and "PAR1".
-void write_file_metadata(const FileMetaData& metadata, Sink& sink);
+PARQUETRY_API void write_file_metadata(const FileMetaData& metadata, Sink& sink);
 
 // ---------------------------------------------------------------------------
 // Page walking
@@ -1126,7 +1131,7 @@ struct PageHeaderAt {
 /// first data page), else at data_page_offset, and stops after
 /// total_compressed_size bytes. Every offset and size is bounds-checked
 /// against the chunk and the source.
-class PageHeaderWalker {
+class PARQUETRY_API PageHeaderWalker {
  public:
   PageHeaderWalker(RandomAccessSource& source, const ColumnMetaData& column, const Limits& limits = {});
   /// Reads the next page header; false when the chunk is exhausted.

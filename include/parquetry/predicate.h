@@ -22,13 +22,14 @@
 #include <string_view>
 #include <vector>
 
+#include "parquetry/export.h"
 #include "parquetry/schema.h"
 #include "parquetry/table.h"
 
 namespace parquetry {
 
 /// A literal as written: numbers keep their text so decimals stay exact.
-struct Literal {
+struct PARQUETRY_API Literal {
   enum class Kind : uint8_t { kNull, kBool, kInt, kDouble, kString };
   Kind kind = Kind::kNull;
   bool bool_value = false;
@@ -58,7 +59,7 @@ struct Literal {
 enum class CompareOp : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe };
 
 /// An expression tree. Leaves name a column by dotted path.
-struct Predicate {
+struct PARQUETRY_API Predicate {
   enum class Kind : uint8_t { kTrue, kFalse, kCompare, kIn, kIsNull, kIsNotNull, kAnd, kOr, kNot };
   Kind kind = Kind::kTrue;
   std::string column;               ///< leaves
@@ -73,12 +74,12 @@ struct Predicate {
   bool is_leaf() const { return kind != Kind::kAnd && kind != Kind::kOr && kind != Kind::kNot; }
 };
 
-Predicate operator&&(Predicate a, Predicate b);
-Predicate operator||(Predicate a, Predicate b);
-Predicate operator!(Predicate a);
+PARQUETRY_API Predicate operator&&(Predicate a, Predicate b);
+PARQUETRY_API Predicate operator||(Predicate a, Predicate b);
+PARQUETRY_API Predicate operator!(Predicate a);
 
 /// Builder for leaf predicates on one column.
-class ColumnRef {
+class PARQUETRY_API ColumnRef {
  public:
   explicit ColumnRef(std::string path) : path_(std::move(path)) {}
   Predicate operator==(Literal v) const { return compare(CompareOp::kEq, std::move(v)); }
@@ -106,12 +107,12 @@ inline ColumnRef col(std::string path) { return ColumnRef(std::move(path)); }
 /// literals: numbers, 'strings' ('' escapes a quote), TRUE/FALSE, NULL, and
 /// DATE '...' / TIMESTAMP '...' (read as strings, typed by the column).
 /// Throws kInvalidArgument naming the offset of a syntax error.
-Predicate parse_predicate(std::string_view text);
+PARQUETRY_API Predicate parse_predicate(std::string_view text);
 
 /// The predicate with NOT pushed to the leaves (De Morgan, negated
 /// comparisons, NOT IN as an AND of !=), which is what evaluation and pruning
 /// work on. The result holds no kNot.
-Predicate push_down_not(const Predicate& predicate);
+PARQUETRY_API Predicate push_down_not(const Predicate& predicate);
 
 /// Evaluates `predicate` on every row of `batch` (columns looked up by
 /// dotted path: top-level names, then struct children). Writes a bitmap of
@@ -119,8 +120,8 @@ Predicate push_down_not(const Predicate& predicate);
 /// number of selected rows. Throws kInvalidArgument for an unknown column or
 /// a literal that does not fit the column's type, kUnsupported for list, map
 /// or view columns.
-int64_t evaluate_predicate(const Predicate& predicate, const RecordBatch& batch,
-                           std::vector<uint8_t>& bitmap);
+PARQUETRY_API int64_t evaluate_predicate(const Predicate& predicate, const RecordBatch& batch,
+                                         std::vector<uint8_t>& bitmap);
 
 /// Statistics of a set of rows of one column (a column chunk or one page),
 /// PLAIN-encoded as in the footer and the column index.
@@ -136,31 +137,34 @@ struct ValueBounds {
 /// when the column has a known sort order, the legacy min/max only for
 /// signed-order non-binary columns (old writers compared bytes as signed).
 /// Float bounds holding NaN are dropped.
-ValueBounds usable_bounds(const ColumnDescriptor& column, const Statistics& statistics, int64_t num_values);
+PARQUETRY_API ValueBounds usable_bounds(const ColumnDescriptor& column, const Statistics& statistics,
+                                        int64_t num_values);
 
 /// True when no row with these bounds can satisfy `leaf` (a leaf predicate
 /// on `column`, NOT already pushed down). Conservative: false when unsure.
-bool bounds_exclude(const Predicate& leaf, const ColumnDescriptor& column, const ValueBounds& bounds);
+PARQUETRY_API bool bounds_exclude(const Predicate& leaf, const ColumnDescriptor& column,
+                                  const ValueBounds& bounds);
 
 /// True when `leaf_excluded` proves `predicate` (NOT pushed down) false for
 /// every row: an AND when one child is excluded, an OR when all are.
-bool predicate_excluded(const Predicate& predicate,
-                        const std::function<bool(const Predicate&)>& leaf_excluded);
+PARQUETRY_API bool predicate_excluded(const Predicate& predicate,
+                                      const std::function<bool(const Predicate&)>& leaf_excluded);
 
 /// True when the chunk statistics of `group` prove no row of it satisfies
 /// `predicate` (NOT pushed down; leaves name columns of `schema`).
-bool row_group_excluded_by_statistics(const Predicate& predicate, const Schema& schema,
-                                      const RowGroup& group);
+PARQUETRY_API bool row_group_excluded_by_statistics(const Predicate& predicate, const Schema& schema,
+                                                    const RowGroup& group);
 
 /// The PLAIN encoding of `value` as a value of `column` (byte arrays without
 /// the length prefix), as Bloom filters hash it; nullopt when it has no
 /// single PLAIN form the reader is sure of (callers then must not prune).
-std::optional<std::string> plain_encode_literal(const ColumnDescriptor& column, const Literal& value);
+PARQUETRY_API std::optional<std::string> plain_encode_literal(const ColumnDescriptor& column,
+                                                              const Literal& value);
 
 /// Parses 'YYYY-MM-DD' as days since 1970-01-01; nullopt when malformed.
-std::optional<int64_t> parse_date_days(std::string_view text);
+PARQUETRY_API std::optional<int64_t> parse_date_days(std::string_view text);
 /// Parses 'YYYY-MM-DD[ |T]HH:MM:SS[.fraction][Z]' (or a bare date) as a count
 /// of `unit` since the epoch; nullopt when malformed.
-std::optional<int64_t> parse_timestamp(std::string_view text, TimeUnit unit);
+PARQUETRY_API std::optional<int64_t> parse_timestamp(std::string_view text, TimeUnit unit);
 
 }  // namespace parquetry

@@ -28,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include "parquetry/export.h"
 #include "parquetry/proto_columns.h"
 #include "parquetry/reader.h"
 #include "parquetry/table.h"
@@ -87,24 +88,25 @@ struct ProtoPlan {
 
 /// Builds the plan of a message type (throws kInvalidArgument for a message
 /// without fields). Extensions are not part of the plan and are not written.
-std::unique_ptr<ProtoPlan> plan_for(const google::protobuf::Descriptor* descriptor,
-                                    const ProtoOptions& options = {});
+PARQUETRY_API std::unique_ptr<ProtoPlan> plan_for(const google::protobuf::Descriptor* descriptor,
+                                                  const ProtoOptions& options = {});
 
 /// The Arrow schema messages of `descriptor` are written with.
-BatchSchema schema_for(const google::protobuf::Descriptor* descriptor, const ProtoOptions& options = {});
+PARQUETRY_API BatchSchema schema_for(const google::protobuf::Descriptor* descriptor,
+                                     const ProtoOptions& options = {});
 
 // --- reflection, column by column (also what generated code falls back to) ---
 
 /// Appends the field `column.field` of `message` (one row of `column`).
-void append_field(Column& column, const google::protobuf::Message& message);
+PARQUETRY_API void append_field(Column& column, const google::protobuf::Message& message);
 /// Appends one row to every child of a kMessage column (not the column's own validity).
-void append_fields(Column& message_column, const google::protobuf::Message& message);
+PARQUETRY_API void append_fields(Column& message_column, const google::protobuf::Message& message);
 /// Sets the field `column.field` of `message` from row `row` of `column.array`
 /// (leaves it unset when null).
-void read_field(const Column& column, int64_t row, google::protobuf::Message* message);
+PARQUETRY_API void read_field(const Column& column, int64_t row, google::protobuf::Message* message);
 
 /// Writes messages of one type to a Parquet file.
-class ProtoWriter {
+class PARQUETRY_API ProtoWriter {
  public:
   static std::unique_ptr<ProtoWriter> open(const std::string& path,
                                            const google::protobuf::Descriptor* descriptor,
@@ -141,7 +143,7 @@ class ProtoWriter {
 
 /// Reads a Parquet file back into messages of one type. Columns are matched
 /// by name; columns the file lacks leave their fields unset.
-class ProtoReader {
+class PARQUETRY_API ProtoReader {
  public:
   static std::unique_ptr<ProtoReader> open(const std::string& path,
                                            const google::protobuf::Descriptor* descriptor,

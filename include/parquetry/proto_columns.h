@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "parquetry/export.h"
 #include "parquetry/table.h"
 #include "parquetry/util/buffer.h"
 
@@ -60,7 +61,7 @@ enum class Shape : uint8_t {
 
 /// One column of the plan and its buffered values. Not copyable once filled;
 /// plans are built by proto::plan_columns().
-class Column {
+class PARQUETRY_API Column {
  public:
   // --- the plan ----------------------------------------------------------
   /// The protobuf field (for list elements and map entries: the repeated field,

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "parquetry/export.h"
 #include "parquetry/limits.h"
 #include "parquetry/metadata.h"
 #include "parquetry/schema.h"
@@ -85,7 +86,7 @@ struct ReaderOptions {
   Limits limits;
 };
 
-class FileReader {
+class PARQUETRY_API FileReader {
  public:
   /// Opens a file and reads its footer.
   static std::unique_ptr<FileReader> open(const std::string& path, ReaderOptions options = {});
@@ -154,6 +155,7 @@ class FileReader {
 };
 
 /// A zero-copy slice [offset, offset + length) of an array.
-std::shared_ptr<ArrayData> slice(const std::shared_ptr<ArrayData>& array, int64_t offset, int64_t length);
+PARQUETRY_API std::shared_ptr<ArrayData> slice(const std::shared_ptr<ArrayData>& array, int64_t offset,
+                                               int64_t length);
 
 }  // namespace parquetry

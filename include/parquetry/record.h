@@ -27,6 +27,7 @@
 #include <variant>
 #include <vector>
 
+#include "parquetry/export.h"
 #include "parquetry/filtered_scan.h"
 #include "parquetry/predicate.h"
 #include "parquetry/table.h"
@@ -41,7 +42,7 @@ struct Datum;
 /// type cannot be read that way (a string as a number, a value out of the
 /// target's range), naming the type; reading a null as a scalar throws too
 /// (check is_null() first).
-class ValueRef {
+class PARQUETRY_API ValueRef {
  public:
   ValueRef() = default;
   ValueRef(const ArrayData* array, int64_t index) : array_(array), index_(index) {}
@@ -105,7 +106,8 @@ class ValueRef {
   template <typename T>
   T fixed(int64_t ahead = 0) const {
     T value;
-    std::memcpy(&value, array_->buffers[1].data + (array_->offset + index_ + ahead) * int64_t(sizeof(T)), sizeof(T));
+    std::memcpy(&value, array_->buffers[1].data + (array_->offset + index_ + ahead) * int64_t(sizeof(T)),
+                sizeof(T));
     return value;
   }
   // The accessors for every type (and the errors).
@@ -118,7 +120,7 @@ class ValueRef {
 };
 
 /// One row of a batch.
-class Row {
+class PARQUETRY_API Row {
  public:
   Row() = default;
   Row(const RecordBatch* batch, int64_t index) : batch_(batch), index_(index) {}
@@ -149,7 +151,7 @@ struct RowReaderOptions {
 };
 
 /// Rows of a file, one at a time, in file order.
-class RowReader {
+class PARQUETRY_API RowReader {
  public:
   static std::unique_ptr<RowReader> open(const std::string& path, RowReaderOptions options = {});
   /// Rows of any batch source (an imported stream, a FileReader...).
@@ -201,7 +203,7 @@ struct Datum {
 /// Writes rows of Datums; they are gathered into Arrow-layout batches of
 /// `batch_rows` rows and handed to a FileWriter (so memory stays bounded by
 /// one batch plus the writer's row group).
-class RowWriter {
+class PARQUETRY_API RowWriter {
  public:
   static std::unique_ptr<RowWriter> open(const std::string& path, const BatchSchema& schema,
                                          WriterOptions options = {}, int64_t batch_rows = 64 * 1024);

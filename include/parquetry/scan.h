@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "parquetry/export.h"
 #include "parquetry/reader.h"
 #include "parquetry/table.h"
 
@@ -36,7 +37,7 @@ struct ScanSummary {
 };
 
 /// Folds batches of one schema into a ScanSummary.
-class ScanAccumulator {
+class PARQUETRY_API ScanAccumulator {
  public:
   explicit ScanAccumulator(const BatchSchema& schema);
   /// Folds every column of `batch`, columns spread over `threads` threads.
@@ -56,6 +57,6 @@ class ScanAccumulator {
 };
 
 /// Reads the file with `options` (columns, threads, ...) and folds every value.
-ScanSummary scan_file(const std::string& path, const ReaderOptions& options);
+PARQUETRY_API ScanSummary scan_file(const std::string& path, const ReaderOptions& options);
 
 }  // namespace parquetry

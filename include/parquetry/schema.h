@@ -29,6 +29,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "parquetry/export.h"
 #include "parquetry/limits.h"
 #include "parquetry/metadata.h"
 #include "parquetry/types.h"
@@ -45,7 +46,7 @@ enum class NodeKind : uint8_t {
   kMap,     ///< a MAP (or stray MAP_KEY_VALUE) group: map_key() and map_value()
 };
 
-std::string_view node_kind_name(NodeKind kind);
+PARQUETRY_API std::string_view node_kind_name(NodeKind kind);
 
 /// How min/max statistics of a column compare (parquet.thrift's sort orders).
 enum class SortOrder : uint8_t { kSigned, kUnsigned, kUnknown };
@@ -54,7 +55,7 @@ class Schema;
 
 /// One node of the schema tree. Owned by its Schema; pointers stay valid for
 /// the Schema's lifetime (and across moves of the Schema).
-class SchemaNode {
+class PARQUETRY_API SchemaNode {
  public:
   const std::string& name() const { return name_; }
   /// REQUIRED for the root.
@@ -180,7 +181,7 @@ struct ColumnDescriptor {
 };
 
 /// The whole schema. Move-only cheap to move; copies rebuild the tree.
-class Schema {
+class PARQUETRY_API Schema {
  public:
   /// Builds and validates the tree. Throws parquetry::Error: kCorrupt for a
   /// malformed schema, kLimitExceeded for nesting deeper than
@@ -250,15 +251,16 @@ class Schema {
 /// The LogicalType a legacy ConvertedType stands for (LogicalTypes.md's
 /// backward-compatibility tables); nullopt for MAP_KEY_VALUE and INTERVAL,
 /// which have none. DECIMAL takes `precision` and `scale` from the element.
-std::optional<LogicalType> logical_type_from_converted(ConvertedType type, int32_t precision, int32_t scale);
+PARQUETRY_API std::optional<LogicalType> logical_type_from_converted(ConvertedType type, int32_t precision,
+                                                                     int32_t scale);
 
 /// The annotation in the schema text form: "STRING", "INTEGER(32,true)",
 /// "DECIMAL(9,2)", "TIMESTAMP(MICROS,true)", "TIME(MILLIS,false)", "LIST",
 /// "UNKNOWN", "VARIANT(1)", "GEOMETRY(OGC:CRS84)", ...
-std::string logical_type_to_string(const LogicalType& type);
+PARQUETRY_API std::string logical_type_to_string(const LogicalType& type);
 
 /// The sort order of a leaf with this physical and logical/converted type.
-SortOrder column_sort_order(Type physical_type, const std::optional<LogicalType>& logical_type,
-                            std::optional<ConvertedType> converted_type);
+PARQUETRY_API SortOrder column_sort_order(Type physical_type, const std::optional<LogicalType>& logical_type,
+                                          std::optional<ConvertedType> converted_type);
 
 }  // namespace parquetry

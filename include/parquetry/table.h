@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "parquetry/export.h"
 #include "parquetry/util/buffer.h"
 
 namespace parquetry {
@@ -64,7 +65,7 @@ struct Field;
 inline constexpr const char* kVariantExtensionName = "arrow.parquet.variant";
 
 /// A (possibly nested) Arrow data type.
-struct DataType {
+struct PARQUETRY_API DataType {
   TypeId id = TypeId::kNull;
   int32_t byte_width = 0;                      ///< kFixedSizeBinary
   int32_t precision = 0;                       ///< decimals
@@ -114,7 +115,7 @@ struct Field {
 };
 
 /// The columns of a batch.
-struct BatchSchema {
+struct PARQUETRY_API BatchSchema {
   std::vector<Field> fields;
   std::vector<std::pair<std::string, std::string>> metadata;
 
@@ -124,7 +125,7 @@ struct BatchSchema {
 
 /// A read-only view of bytes kept alive by `owner` (a parquetry::Buffer, an
 /// imported ArrowArray, an mmap'd file...).
-struct BufferRef {
+struct PARQUETRY_API BufferRef {
   const uint8_t* data = nullptr;
   int64_t size = 0;
   std::shared_ptr<const void> owner;
@@ -146,7 +147,7 @@ struct BufferRef {
 /// for binary, [validity, offsets] for lists, [validity] for structs,
 /// [validity, views, data..., ] for views (no trailing sizes buffer: the
 /// exporter adds it). A null validity buffer means "no nulls".
-struct ArrayData {
+struct PARQUETRY_API ArrayData {
   std::shared_ptr<const DataType> type;
   int64_t length = 0;
   int64_t null_count = 0;
@@ -183,7 +184,7 @@ struct RowRange {
 };
 
 /// A source of batches sharing one schema (the reader, an imported stream...).
-class BatchReader {
+class PARQUETRY_API BatchReader {
  public:
   virtual ~BatchReader() = default;
   virtual std::shared_ptr<const BatchSchema> schema() const = 0;

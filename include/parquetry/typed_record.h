@@ -42,6 +42,7 @@
 
 #include "parquetry/array_builder.h"
 #include "parquetry/error.h"
+#include "parquetry/export.h"
 #include "parquetry/filtered_scan.h"
 #include "parquetry/record.h"
 #include "parquetry/writer.h"
@@ -279,15 +280,16 @@ struct ResolvedColumn {
 
 /// Finds `path` (a column name, or a column name and struct fields joined by
 /// dots) among the fields; nullptr when absent. `type` returns the leaf type.
-const DataType* find_path_type(const std::vector<Field>& fields, const std::string& path);
+PARQUETRY_API const DataType* find_path_type(const std::vector<Field>& fields, const std::string& path);
 /// Indexes of the fields along `path` (top level first); empty when absent.
-std::vector<int> locate_path(const std::vector<Field>& fields, const std::string& path);
-ResolvedColumn resolve_path(const RecordBatch& batch, const std::string& path);
+PARQUETRY_API std::vector<int> locate_path(const std::vector<Field>& fields, const std::string& path);
+PARQUETRY_API ResolvedColumn resolve_path(const RecordBatch& batch, const std::string& path);
 
 /// Adds the dotted `path` with `type` to a writer schema, creating (required)
 /// struct fields for its prefixes. Returns the top-level field index and the
 /// child indexes down to the leaf.
-std::vector<int> add_path(std::vector<Field>& fields, const std::string& path, DataType type, bool nullable);
+PARQUETRY_API std::vector<int> add_path(std::vector<Field>& fields, const std::string& path, DataType type,
+                                        bool nullable);
 
 }  // namespace typed_detail
 

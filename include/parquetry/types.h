@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "parquetry/export.h"
+
 namespace parquetry {
 
 /// Physical (storage) type of a leaf column.
@@ -89,19 +91,21 @@ enum class BoundaryOrder : int32_t {
 };
 
 /// Upper-case names as they appear in parquet.thrift ("INT32", "SNAPPY", ...).
-std::string_view type_name(Type type);
-std::string_view converted_type_name(ConvertedType type);
-std::string_view repetition_name(FieldRepetitionType repetition);
-std::string_view encoding_name(Encoding encoding);
-std::string_view codec_name(CompressionCodec codec);
-std::string_view page_type_name(PageType type);
-std::string_view boundary_order_name(BoundaryOrder order);
+PARQUETRY_API std::string_view type_name(Type type);
+PARQUETRY_API std::string_view converted_type_name(ConvertedType type);
+PARQUETRY_API std::string_view repetition_name(FieldRepetitionType repetition);
+PARQUETRY_API std::string_view encoding_name(Encoding encoding);
+PARQUETRY_API std::string_view codec_name(CompressionCodec codec);
+PARQUETRY_API std::string_view page_type_name(PageType type);
+PARQUETRY_API std::string_view boundary_order_name(BoundaryOrder order);
 
 /// Byte width of fixed-width physical types (BOOLEAN: 0, BYTE_ARRAY: 0, FLBA: 0).
 constexpr int physical_width(Type type) {
   switch (type) {
-    case Type::INT32: case Type::FLOAT: return 4;
-    case Type::INT64: case Type::DOUBLE: return 8;
+    case Type::INT32:
+    case Type::FLOAT: return 4;
+    case Type::INT64:
+    case Type::DOUBLE: return 8;
     case Type::INT96: return 12;
     default: return 0;
   }

@@ -32,6 +32,8 @@
 #include <span>
 #include <string_view>
 
+#include "parquetry/export.h"
+
 namespace parquetry {
 
 /// Default bound on the nesting depth of objects and arrays accepted by
@@ -96,7 +98,7 @@ enum class VariantValueType : uint8_t {
 };
 
 /// Lowercase name of a type ("int32", "timestamp_ntz_nanos", "object"...).
-const char* variant_type_name(VariantValueType type);
+PARQUETRY_API const char* variant_type_name(VariantValueType type);
 
 /// A decimal of any of the three widths: value = unscaled / 10^scale.
 struct VariantDecimal {
@@ -107,7 +109,7 @@ struct VariantDecimal {
 
 /// The key dictionary. Trivially copyable (a pointer, a length and parsed
 /// header fields).
-class VariantMetadata {
+class PARQUETRY_API VariantMetadata {
  public:
   /// The empty dictionary `01 00 00`.
   VariantMetadata();
@@ -154,7 +156,7 @@ class VariantArray;
 /// One value (the whole variant or any nested child) paired with its metadata.
 /// The view spans from the value's header byte to the end of the enclosing
 /// buffer or container, so `bytes()` may be longer than encoded_size().
-class Variant {
+class PARQUETRY_API Variant {
  public:
   /// Throws kCorrupt when `value` is empty.
   Variant(const VariantMetadata& metadata, std::span<const uint8_t> value);
@@ -242,7 +244,7 @@ class Variant {
 };
 
 /// An object: fields in ascending key order.
-class VariantObject {
+class PARQUETRY_API VariantObject {
  public:
   /// Parses the header; checks that the id and offset tables and the data size
   /// announced by the last offset fit in `value`.
@@ -318,11 +320,11 @@ class VariantObject {
 /// they copy no view objects. `ids_ascend` is the metadata's sorted_strings
 /// (ids then ascend with the keys and are binary searched; otherwise the id
 /// list is scanned). Bounds-checked like VariantObject (kCorrupt).
-std::span<const uint8_t> variant_field_bytes_by_id(std::span<const uint8_t> object, uint32_t id,
-                                                   bool ids_ascend);
+PARQUETRY_API std::span<const uint8_t> variant_field_bytes_by_id(std::span<const uint8_t> object, uint32_t id,
+                                                                 bool ids_ascend);
 
 /// An array.
-class VariantArray {
+class PARQUETRY_API VariantArray {
  public:
   /// Parses the header; checks that the offset table and the data size fit.
   explicit VariantArray(const Variant& value);

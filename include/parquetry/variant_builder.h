@@ -42,11 +42,12 @@
 #include <string_view>
 #include <vector>
 
+#include "parquetry/export.h"
 #include "parquetry/variant.h"
 
 namespace parquetry {
 
-class VariantBuilder {
+class PARQUETRY_API VariantBuilder {
  public:
   VariantBuilder();
 

@@ -39,19 +39,21 @@
 #include <string>
 #include <string_view>
 
+#include "parquetry/export.h"
 #include "parquetry/variant.h"
 #include "parquetry/variant_builder.h"
 
 namespace parquetry {
 
 /// Appends the JSON text of `value` to `out`.
-void variant_to_json(const Variant& value, std::string& out, int32_t max_depth = kVariantMaxDepth);
+PARQUETRY_API void variant_to_json(const Variant& value, std::string& out,
+                                   int32_t max_depth = kVariantMaxDepth);
 /// The JSON text of `value`.
-std::string variant_to_json(const Variant& value);
+PARQUETRY_API std::string variant_to_json(const Variant& value);
 
 /// Converts JSON documents into variants. Reuse one parser for many
 /// documents: it keeps its simdjson state and padded input buffer.
-class VariantJsonParser {
+class PARQUETRY_API VariantJsonParser {
  public:
   VariantJsonParser();
   ~VariantJsonParser();

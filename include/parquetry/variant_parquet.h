@@ -55,6 +55,7 @@
 #include <utility>
 #include <vector>
 
+#include "parquetry/export.h"
 #include "parquetry/table.h"
 
 namespace parquetry {
@@ -73,7 +74,7 @@ enum class VariantShredKind : uint8_t {
 };
 
 /// The shredding schema of one (value, typed_value) level.
-struct VariantShredNode {
+struct PARQUETRY_API VariantShredNode {
   std::string path;  ///< dotted Parquet path of the group holding value/typed_value
   bool has_value = false;
   VariantShredKind kind = VariantShredKind::kNone;
@@ -106,15 +107,15 @@ struct VariantColumn {
 /// Describes the variant group `node`: checks the shape (required binary
 /// metadata, binary value, typed_value of an accepted type; children matched
 /// by name) and throws kCorrupt / kUnsupported naming the column otherwise.
-VariantColumn describe_variant_column(const SchemaNode& node);
+PARQUETRY_API VariantColumn describe_variant_column(const SchemaNode& node);
 
 /// Every VARIANT column of `schema`: groups annotated VARIANT, and
 /// unannotated groups whose children are exactly a binary `metadata`, a
 /// binary `value` and optionally a `typed_value` (the legacy shape).
-std::vector<VariantColumn> find_variant_columns(const Schema& schema);
+PARQUETRY_API std::vector<VariantColumn> find_variant_columns(const Schema& schema);
 
 /// A variant that owns its bytes.
-struct OwnedVariant {
+struct PARQUETRY_API OwnedVariant {
   std::vector<uint8_t> metadata;
   std::vector<uint8_t> value;
   /// A view over the owned bytes (valid while this object lives unchanged).
@@ -128,7 +129,7 @@ struct OwnedVariant {
 /// found by name at every level. Rows whose typed_value is null pass their
 /// `value` bytes through without re-encoding; other rows are rebuilt with a
 /// VariantBuilder seeded with the row's metadata dictionary.
-class VariantColumnReader {
+class PARQUETRY_API VariantColumnReader {
  public:
   /// `column` must outlive the reader.
   explicit VariantColumnReader(const VariantColumn& column);
@@ -156,16 +157,16 @@ class VariantColumnReader {
 
 /// Every row of the VARIANT column `column` (dotted group path) of `file`,
 /// rebuilt; nullopt for SQL NULL rows.
-std::vector<std::optional<OwnedVariant>> read_variant_column(const std::string& file,
-                                                             const std::string& column);
+PARQUETRY_API std::vector<std::optional<OwnedVariant>> read_variant_column(const std::string& file,
+                                                                           const std::string& column);
 
 /// The VARIANT columns of a file's schema (paths and shredding only; `node` is null).
-std::vector<VariantColumn> find_variant_columns(const std::string& file);
+PARQUETRY_API std::vector<VariantColumn> find_variant_columns(const std::string& file);
 
 /// JSON rendering of the top-level VARIANT columns of batches (the hook
 /// `parquetry cat` uses): variants print as variant_to_json() text instead of
 /// their metadata/value/typed_value struct.
-class VariantJsonColumns {
+class PARQUETRY_API VariantJsonColumns {
  public:
   /// Finds the top-level VARIANT columns of `schema` (throws for an invalid
   /// shredding schema, like the reader would).
@@ -190,7 +191,7 @@ enum class VariantGetPlan : uint8_t {
   kResidual,    ///< the path leaves shredding: metadata + the deepest shredded object's value
   kFull,        ///< whole shredded variant (empty path): every column, rebuilt
 };
-const char* variant_get_plan_name(VariantGetPlan plan);
+PARQUETRY_API const char* variant_get_plan_name(VariantGetPlan plan);
 
 /// The plan chosen for one file and path, with the columns it reads.
 struct VariantGetPlanInfo {
@@ -204,7 +205,7 @@ struct VariantGetPlanInfo {
 };
 
 /// Splits "a.b.c" into keys.
-std::vector<std::string> split_variant_path(std::string_view path);
+PARQUETRY_API std::vector<std::string> split_variant_path(std::string_view path);
 
 /// Chooses the plan for `path` (object keys; empty = the whole variant) of
 /// `column`. Rules: no typed_value -> kUnshredded; empty path on a shredded
@@ -214,8 +215,8 @@ std::vector<std::string> split_variant_path(std::string_view path);
 /// `value` is absent or has null_count == num_values in every row group of
 /// `metadata` (typed objects/arrays below always add metadata). Stopped
 /// early -> kResidual from the value column of the last level reached.
-VariantGetPlanInfo plan_variant_get(const VariantColumn& column, const FileMetaData& metadata,
-                                    const std::vector<std::string>& path);
+PARQUETRY_API VariantGetPlanInfo plan_variant_get(const VariantColumn& column, const FileMetaData& metadata,
+                                                  const std::vector<std::string>& path);
 
 struct VariantGetResult {
   VariantGetPlanInfo plan;
@@ -228,8 +229,8 @@ struct VariantGetResult {
 /// the plan of plan_variant_get(). `type`, when not empty, is a
 /// variant_type_name() ("string", "int32", "object"...): values of another
 /// type become nullopt (a safe cast that does not convert).
-VariantGetResult variant_get(const std::string& file, const std::string& column, std::string_view path,
-                             std::string_view type = {});
+PARQUETRY_API VariantGetResult variant_get(const std::string& file, const std::string& column,
+                                           std::string_view path, std::string_view type = {});
 
 /// Receives one row of variant_get_each(): `value` is null where
 /// variant_get() gives nullopt. The view (and its metadata) is valid only
@@ -243,12 +244,14 @@ using VariantGetVisitor = std::function<void(int64_t row, const Variant* value)>
 /// columns without a repeated ancestor); rebuilt values (lean
 /// and full plans) go through one reused scratch variant, so no per-row
 /// allocation happens once its buffers have grown. Returns the plan used.
-VariantGetPlanInfo variant_get_each(const std::string& file, const std::string& column, std::string_view path,
-                                    std::string_view type, const VariantGetVisitor& visit);
+PARQUETRY_API VariantGetPlanInfo variant_get_each(const std::string& file, const std::string& column,
+                                                  std::string_view path, std::string_view type,
+                                                  const VariantGetVisitor& visit);
 
 /// The value at `path` (object keys) of `value`, or nullopt when a step is
 /// missing or crosses a non-object.
-std::optional<Variant> variant_find_path(const Variant& value, const std::vector<std::string>& path,
-                                         size_t first = 0);
+PARQUETRY_API std::optional<Variant> variant_find_path(const Variant& value,
+                                                       const std::vector<std::string>& path,
+                                                       size_t first = 0);
 
 }  // namespace parquetry

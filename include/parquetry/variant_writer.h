@@ -35,6 +35,7 @@
 #include <utility>
 #include <vector>
 
+#include "parquetry/export.h"
 #include "parquetry/table.h"
 #include "parquetry/variant.h"
 
@@ -43,7 +44,7 @@ namespace parquetry {
 struct WriterOptions;
 
 /// What one level's typed_value holds.
-struct VariantShredding {
+struct PARQUETRY_API VariantShredding {
   enum class Kind : uint8_t {
     kNone,       ///< no typed_value: values stay encoded in `value`
     kPrimitive,  ///< a typed column of `type`
@@ -76,7 +77,7 @@ struct VariantShredding {
 /// Throws kInvalidArgument for an invalid shredding (an object without
 /// fields, an array without one element, a primitive of a non-primitive
 /// type, a decimal scale out of range).
-DataType variant_arrow_type(const VariantShredding& shredding);
+PARQUETRY_API DataType variant_arrow_type(const VariantShredding& shredding);
 
 struct VariantInferenceOptions {
   /// Rows looked at (the first ones); the rest are shredded by what they showed.
@@ -94,11 +95,11 @@ struct VariantInferenceOptions {
 /// shred every key seen under them (up to max_fields); a path that only
 /// ever held Variant nulls, or nothing, is not shredded. All rows null ->
 /// kind kNone (an unshredded column).
-VariantShredding infer_variant_shredding(std::span<const std::optional<Variant>> rows,
-                                         const VariantInferenceOptions& options = {});
+PARQUETRY_API VariantShredding infer_variant_shredding(std::span<const std::optional<Variant>> rows,
+                                                       const VariantInferenceOptions& options = {});
 
 /// Builds the Arrow struct array of a VARIANT column row by row.
-class VariantShredder {
+class PARQUETRY_API VariantShredder {
  public:
   /// Throws like variant_arrow_type() for an invalid shredding.
   explicit VariantShredder(VariantShredding shredding);
@@ -130,8 +131,9 @@ class VariantShredder {
 /// Writes `rows` as one VARIANT column `column` of a new file at `path`
 /// (nullopt = SQL NULL), shredded as `shredding` (kNone = unshredded), in
 /// batches of `batch_rows`. A convenience over VariantShredder + FileWriter.
-void write_variant_file(const std::string& path, const std::string& column,
-                        std::span<const std::optional<Variant>> rows, const VariantShredding& shredding,
-                        const WriterOptions& options, int64_t batch_rows = 65536);
+PARQUETRY_API void write_variant_file(const std::string& path, const std::string& column,
+                                      std::span<const std::optional<Variant>> rows,
+                                      const VariantShredding& shredding, const WriterOptions& options,
+                                      int64_t batch_rows = 65536);
 
 }  // namespace parquetry

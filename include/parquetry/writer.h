@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "parquetry/compression.h"
+#include "parquetry/export.h"
 #include "parquetry/metadata.h"
 #include "parquetry/table.h"
 #include "parquetry/types.h"
@@ -110,10 +111,11 @@ inline constexpr const char* kRepeatedLayoutBare = "bare";
 /// instead of (STRING): protobuf enum names.
 inline constexpr const char* kEnumExtension = "parquet.enum";
 
-/// "parquetry version 0.1.0", written as FileMetaData.created_by.
-const char* writer_created_by();
+/// created_by() of version.h ("parquetry version X.Y.Z (build <commit>)"),
+/// written as FileMetaData.created_by.
+PARQUETRY_API const char* writer_created_by();
 
-class FileWriter {
+class PARQUETRY_API FileWriter {
  public:
   /// Writes to `path` atomically (temporary file beside it, renamed on close()).
   static std::unique_ptr<FileWriter> open(const std::string& path, const BatchSchema& schema,
@@ -161,6 +163,6 @@ class FileWriter {
 /// The Parquet schema elements (depth-first, root first) FileWriter writes
 /// for an Arrow schema. Throws kInvalidArgument / kUnsupported for a schema
 /// that has no Parquet form (an empty struct, a non-nullable null column...).
-std::vector<SchemaElement> parquet_schema_for(const BatchSchema& schema);
+PARQUETRY_API std::vector<SchemaElement> parquet_schema_for(const BatchSchema& schema);
 
 }  // namespace parquetry

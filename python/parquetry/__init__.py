@@ -19,9 +19,9 @@ See docs/python.md for the type mapping; ``parquetry.dask`` runs scans on Dask.
 import numpy as np
 
 from . import _parquetry
-from ._parquetry import Error
+from ._parquetry import Error, __version__, build_commit
 
-__all__ = ["Error", "Table", "read", "scan", "summarize", "merge_summaries", "write", "schema", "metadata"]
+__all__ = ["__version__", "build_commit", "Error", "Table", "read", "scan", "summarize", "merge_summaries", "write", "schema", "metadata"]
 
 
 def _widen(kind, values):
@@ -52,21 +52,26 @@ class Table:
     """
 
     def __init__(self, native):
+        """Wraps a native table of the extension; made by read(), scan(), schema(), from_arrow()."""
         self._native = native
 
     @property
     def num_rows(self):
+        """Rows in all batches."""
         return self._native.num_rows
 
     def __len__(self):
+        """Same as num_rows."""
         return self._native.num_rows
 
     @property
     def num_batches(self):
+        """C++ batches held (one per row group read, or one for a scan batch)."""
         return self._native.num_batches
 
     @property
     def column_names(self):
+        """Top-level column names in schema order."""
         return list(self._native.column_names)
 
     @property

@@ -65,7 +65,7 @@ TEST(Puffin, SeveralDeletionVectorsRoundTrip) {
     const PuffinFileMetadata& metadata = reader.metadata();
     ASSERT_EQ(metadata.blobs.size(), 5u);
     ASSERT_NE(metadata.property("created-by"), nullptr);
-    EXPECT_EQ(*metadata.property("created-by"), "parquetry 0.1.0");
+    EXPECT_EQ(*metadata.property("created-by"), std::string("parquetry ") + PARQUETRY_VERSION_STRING);
     EXPECT_EQ(*metadata.property("note"), "two\tlines");
 
     const PuffinBlobMetadata& read_a = metadata.blobs[0];

@@ -10,10 +10,12 @@
 #include <cmath>
 #include <filesystem>
 #include <random>
+#include <regex>
 
 #include "parquetry/arrow_c.h"
 #include "parquetry/arrow_export.h"
 #include "parquetry/error.h"
+#include "parquetry/version.h"
 #include "write_test_support.h"
 
 namespace parquetry {
@@ -69,7 +71,13 @@ TEST(WriterStatistics, MinMaxFollowEachTypesOrder) {
       WriterOptions{});
   ASSERT_EQ(w.metadata.row_groups.size(), 1u);
   const auto& columns = w.metadata.row_groups[0].columns;
-  EXPECT_EQ(*w.metadata.created_by, "parquetry version 0.1.0");
+  // The form parquet-mr's VersionParser and Arrow's ApplicationVersion take:
+  // "<application> version <X.Y.Z> (build <hash>)", version from CMake.
+  EXPECT_EQ(*w.metadata.created_by, std::string("parquetry version ") + PARQUETRY_VERSION_STRING + " (build " +
+                                        build_commit() + ")");
+  EXPECT_TRUE(std::regex_match(*w.metadata.created_by,
+                               std::regex(R"(parquetry version \d+\.\d+\.\d+ \(build ([0-9a-f]{12}(-dirty)?|unknown)\))")))
+      << *w.metadata.created_by;
 
   const Statistics& i = *columns[0].meta_data->statistics;
   EXPECT_EQ(load_as<int32_t>(*i.min_value), -7);

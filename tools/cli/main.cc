@@ -8,6 +8,7 @@
 #include "command.h"
 #include "parquetry/error.h"
 #include "parquetry/malloc_retention.h"
+#include "parquetry/version.h"
 
 namespace parquetry::cli {
 namespace {
@@ -31,7 +32,8 @@ int main(int argc, char** argv) {
   parquetry::retain_freed_malloc_memory(size_t{256} << 20);
   CLI::App app{"parquetry: inspect, read, write and benchmark Parquet files"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "parquetry 0.1.0");
+  app.set_version_flag("--version", std::string("parquetry ") + parquetry::version() + " (build " +
+                                         parquetry::build_commit() + ")");
   auto& commands = registry();
   std::stable_sort(commands.begin(), commands.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });

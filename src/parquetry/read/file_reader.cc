@@ -91,7 +91,8 @@ std::shared_ptr<ArrayData> slice(const std::shared_ptr<ArrayData>& array, int64_
   return out;
 }
 
-struct FileReader::Impl {
+// Hidden: a nested class takes the visibility of the exported class around it.
+struct PARQUETRY_LOCAL FileReader::Impl {
   std::shared_ptr<RandomAccessSource> source;
   ReaderOptions options;
   FileMetaData metadata;

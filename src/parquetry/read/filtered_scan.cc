@@ -97,7 +97,8 @@ constexpr int64_t kSparseSelection = 8;
 
 }  // namespace
 
-struct FilteredScan::Impl {
+// Hidden: a nested class takes the visibility of the exported class around it.
+struct PARQUETRY_LOCAL FilteredScan::Impl {
   std::string path;
   FilteredScanOptions options;
   Predicate filter;  // NOT pushed down

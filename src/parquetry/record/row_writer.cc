@@ -7,7 +7,8 @@
 
 namespace parquetry {
 
-struct RowWriter::Impl {
+// Hidden: a nested class takes the visibility of the exported class around it.
+struct PARQUETRY_LOCAL RowWriter::Impl {
   std::unique_ptr<FileWriter> writer;
   std::shared_ptr<const BatchSchema> schema;
   std::vector<ArrayBuilder> columns;

@@ -469,7 +469,8 @@ std::string variant_to_json(const Variant& value) {
   return out;
 }
 
-struct VariantJsonParser::Impl {
+// Hidden: a nested class takes the visibility of the exported class around it.
+struct PARQUETRY_LOCAL VariantJsonParser::Impl {
   simdjson::ondemand::parser parser;
   std::vector<char> padded;
 };

@@ -85,7 +85,8 @@ T fixed_at(const ArrayData& array, int64_t row) {
 
 }  // namespace
 
-struct VariantColumnReader::Impl {
+// Hidden: a nested class takes the visibility of the exported class around it.
+struct PARQUETRY_LOCAL VariantColumnReader::Impl {
   const VariantColumn* column;
   VariantBuilder builder;
   std::vector<uint8_t> loaded;  // metadata bytes the builder's dictionary was loaded from

@@ -13,17 +13,19 @@
 #include "parquetry/io.h"
 #include "parquetry/reader.h"
 #include "parquetry/util/parallel.h"
+#include "parquetry/version.h"
 #include "parquetry/write/write_internal.h"
 
 namespace parquetry {
 
-const char* writer_created_by() { return "parquetry version 0.1.0"; }
+const char* writer_created_by() { return created_by(); }
 
 using write::ChunkResult;
 using write::ColumnChunkWriter;
 using write::LeafData;
 
-struct FileWriter::Impl {
+// Hidden: a nested class takes the visibility of the exported class around it.
+struct PARQUETRY_LOCAL FileWriter::Impl {
   std::unique_ptr<Sink> sink;
   std::shared_ptr<const BatchSchema> schema;
   WriterOptions options;

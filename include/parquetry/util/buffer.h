@@ -4,15 +4,17 @@
 // bounds branch per value.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <algorithm>
 #include <cstring>
 #include <span>
 
+#include "parquetry/export.h"
+
 namespace parquetry {
 
-class Buffer {
+class PARQUETRY_API Buffer {
  public:
   static constexpr size_t kAlignment = 64;
   static constexpr size_t kPadding = 64;
@@ -33,9 +35,13 @@ class Buffer {
   bool empty() const { return size_ == 0; }
 
   template <typename T>
-  T* as() { return reinterpret_cast<T*>(data_); }
+  T* as() {
+    return reinterpret_cast<T*>(data_);
+  }
   template <typename T>
-  const T* as() const { return reinterpret_cast<const T*>(data_); }
+  const T* as() const {
+    return reinterpret_cast<const T*>(data_);
+  }
 
   std::span<const uint8_t> span() const { return {data_, size_}; }
 
