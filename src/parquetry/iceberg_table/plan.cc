@@ -7,6 +7,7 @@
 #include "parquetry/iceberg_table.h"
 #include "parquetry/iceberg_table/avro.h"
 #include "parquetry/iceberg_table/files.h"
+#include "parquetry/iceberg_table/name_mapping.h"
 #include "parquetry/iceberg_table/prune.h"
 #include "parquetry/util/parallel.h"
 
@@ -104,7 +105,14 @@ ScanPlan plan_scan(const Table& table, const SnapshotSelection& selection, const
   }
   plan.stats.manifests = int64_t(manifests.size());
 
-  const Pruner pruner(*plan.schema, filter);
+  std::vector<int32_t> unmapped;
+  const auto mapping = parse_name_mapping(m, "table " + table.name());
+  if (!mapping.empty()) {
+    for (const SchemaField& f : plan.schema->fields) {
+      if (!mapping.contains(f.id)) unmapped.push_back(f.id);
+    }
+  }
+  const Pruner pruner(*plan.schema, filter, std::move(unmapped));
   std::vector<ManifestResult> results(manifests.size());
   auto read_one = [&](size_t i) {
     ManifestFile& mf = manifests[i];

@@ -56,8 +56,8 @@ CompareOp projected_op(CompareOp op) {
 
 }  // namespace
 
-Pruner::Pruner(const IcebergSchema& schema, const Predicate& filter)
-    : filter_(push_down_not(filter)), schema_(&schema) {
+Pruner::Pruner(const IcebergSchema& schema, const Predicate& filter, std::vector<int32_t> unreliable_stats)
+    : filter_(push_down_not(filter)), schema_(&schema), unreliable_stats_(std::move(unreliable_stats)) {
   always_true_ = filter_.kind == Predicate::Kind::kTrue;
 }
 
@@ -181,6 +181,9 @@ bool Pruner::excludes_partition(const PartitionSpec& spec, const DataFile& file)
 bool Pruner::excludes_bounds(const DataFile& file) const {
   if (always_true_ || file.stats.empty()) return false;
   return excluded([&](const Leaf& leaf) {
+    for (int32_t id : unreliable_stats_) {
+      if (id == leaf.field->id) return false;
+    }
     const ColumnStats* s = file.column_stats(leaf.field->id);
     if (s == nullptr) return false;
     const bool all_null = s->value_count >= 0 && s->null_count >= 0 && s->null_count == s->value_count;

@@ -11,7 +11,10 @@ namespace parquetry::iceberg {
 /// A predicate with its leaves resolved against a table schema once.
 class Pruner {
  public:
-  Pruner(const IcebergSchema& schema, const Predicate& filter);
+  /// Column statistics of `unreliable_stats` field ids are not used (fields
+  /// a name mapping leaves out read as null from files without ids, whatever
+  /// their manifests recorded).
+  Pruner(const IcebergSchema& schema, const Predicate& filter, std::vector<int32_t> unreliable_stats = {});
 
   bool trivially_true() const { return always_true_; }
   /// True when no row of a manifest with these partition summaries (of
@@ -34,6 +37,7 @@ class Pruner {
   Predicate filter_;  // NOT pushed down
   bool always_true_ = true;
   const IcebergSchema* schema_;
+  std::vector<int32_t> unreliable_stats_;
 };
 
 }  // namespace parquetry::iceberg

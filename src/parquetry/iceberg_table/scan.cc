@@ -12,41 +12,13 @@
 #include "parquetry/iceberg_table.h"
 #include "parquetry/iceberg_table/arrays.h"
 #include "parquetry/iceberg_table/deletes.h"
+#include "parquetry/iceberg_table/name_mapping.h"
 #include "parquetry/reader.h"
 #include "parquetry/schema.h"
 #include "parquetry/table/filter_rows.h"
 
 namespace parquetry::iceberg {
 namespace {
-
-constexpr std::string_view kNameMappingProperty = "schema.name-mapping.default";
-
-// Field id -> names of the top-level name mapping (format/spec.md "Column
-// Projection": files written without field ids).
-std::unordered_map<int32_t, std::vector<std::string>> parse_name_mapping(const TableMetadata& m, const std::string& what) {
-  std::unordered_map<int32_t, std::vector<std::string>> out;
-  const std::string* text = m.property(kNameMappingProperty);
-  if (text == nullptr) return out;
-  simdjson::dom::parser parser;
-  simdjson::padded_string padded(*text);
-  simdjson::dom::element root;
-  simdjson::dom::array entries;
-  if (parser.parse(padded).get(root) != simdjson::SUCCESS || root.get_array().get(entries) != simdjson::SUCCESS)
-    throw_corrupt(what + ": " + std::string(kNameMappingProperty) + " is not a JSON array");
-  for (simdjson::dom::element e : entries) {
-    int64_t id;
-    simdjson::dom::array names;
-    if (e["field-id"].get_int64().get(id) != simdjson::SUCCESS) continue;  // entries without ids map nothing
-    if (e["names"].get_array().get(names) != simdjson::SUCCESS)
-      throw_corrupt(what + ": name mapping entry without 'names'");
-    for (simdjson::dom::element n : names) {
-      std::string_view s;
-      if (n.get_string().get(s) != simdjson::SUCCESS) throw_corrupt(what + ": name mapping name is not a string");
-      out[int32_t(id)].emplace_back(s);
-    }
-  }
-  return out;
-}
 
 // Where one table column of a data file comes from.
 struct Source {
@@ -347,6 +319,7 @@ std::unique_ptr<TableScan> TableScan::open(const Table& table, TableScanOptions 
   auto impl = std::make_unique<Impl>();
   impl->table = &table;
   impl->filter_is_true = options.filter.kind == Predicate::Kind::kTrue;
+  if (!impl->filter_is_true) options.filter = type_literals(options.filter, table.metadata().current_schema());
   impl->plan = plan_scan(table, options.snapshot, options.filter);
   impl->snapshot_what = "table " + table.name() + ", snapshot " +
                         (impl->plan.snapshot ? std::to_string(impl->plan.snapshot->snapshot_id) : std::string("(none)"));

@@ -338,6 +338,11 @@ std::optional<Value> from_literal(const IcebergType& type, const Literal& lit) {
           v.bytes = lit.text;
           return v;
         case TypeKind::kUuid: {
+          if (lit.text.size() == 16) {  // already the 16 bytes
+            v.kind = Value::Kind::kBytes;
+            v.bytes = lit.text;
+            return v;
+          }
           auto u = parse_uuid(lit.text);
           if (!u) return std::nullopt;
           v.kind = Value::Kind::kBytes;
