@@ -180,7 +180,9 @@ def render_timestamp(text, tz):
         suffix = ""
     if dt.microsecond:
         frac = (".%06d" % dt.microsecond).rstrip("0")
-    return dt.strftime("%Y-%m-%d %H:%M:%S") + frac + suffix
+    # strftime drops the leading zeros of years below 1000; DuckDB prints four digits.
+    return "%04d-%02d-%02d %02d:%02d:%02d" % (dt.year, dt.month, dt.day, dt.hour, dt.minute,
+                                             dt.second) + frac + suffix
 
 
 def value_matches(ours, expected, tz):

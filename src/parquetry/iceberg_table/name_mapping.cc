@@ -15,15 +15,17 @@ constexpr std::string_view kNameMappingProperty = "schema.name-mapping.default";
 
 // Field id -> names of the top-level name mapping (format/spec.md "Column
 // Projection": files written without field ids).
-std::unordered_map<int32_t, std::vector<std::string>> parse_name_mapping(const TableMetadata& m, const std::string& what) {
+std::optional<std::unordered_map<int32_t, std::vector<std::string>>> parse_name_mapping(
+    const TableMetadata& m, const std::string& what) {
   std::unordered_map<int32_t, std::vector<std::string>> out;
   const std::string* text = m.property(kNameMappingProperty);
-  if (text == nullptr) return out;
+  if (text == nullptr) return std::nullopt;
   simdjson::dom::parser parser;
   simdjson::padded_string padded(*text);
   simdjson::dom::element root;
   simdjson::dom::array entries;
-  if (parser.parse(padded).get(root) != simdjson::SUCCESS || root.get_array().get(entries) != simdjson::SUCCESS)
+  if (parser.parse(padded).get(root) != simdjson::SUCCESS ||
+      root.get_array().get(entries) != simdjson::SUCCESS)
     throw_corrupt(what + ": " + std::string(kNameMappingProperty) + " is not a JSON array");
   for (simdjson::dom::element e : entries) {
     int64_t id;
@@ -33,13 +35,13 @@ std::unordered_map<int32_t, std::vector<std::string>> parse_name_mapping(const T
       throw_corrupt(what + ": name mapping entry without 'names'");
     for (simdjson::dom::element n : names) {
       std::string_view s;
-      if (n.get_string().get(s) != simdjson::SUCCESS) throw_corrupt(what + ": name mapping name is not a string");
+      if (n.get_string().get(s) != simdjson::SUCCESS)
+        throw_corrupt(what + ": name mapping name is not a string");
       out[int32_t(id)].emplace_back(s);
     }
   }
   return out;
 }
-
 
 Predicate type_literals(const Predicate& predicate, const IcebergSchema& schema) {
   Predicate out = predicate;
@@ -48,7 +50,8 @@ Predicate type_literals(const Predicate& predicate, const IcebergSchema& schema)
   const SchemaField* field = schema.find_top_level(out.column);
   if (field == nullptr) return out;
   for (Literal& lit : out.values) {
-    if (field->type.kind == TypeKind::kFloat && (lit.kind == Literal::Kind::kDouble || lit.kind == Literal::Kind::kInt)) {
+    if (field->type.kind == TypeKind::kFloat &&
+        (lit.kind == Literal::Kind::kDouble || lit.kind == Literal::Kind::kInt)) {
       const double v = lit.kind == Literal::Kind::kDouble ? lit.double_value : double(lit.int_value);
       lit = Literal(double(float(v)));
     } else if (field->type.kind == TypeKind::kUuid && lit.kind == Literal::Kind::kString) {

@@ -14,7 +14,8 @@
 namespace parquetry::iceberg {
 
 const Snapshot* select_snapshot(const TableMetadata& m, const SnapshotSelection& selection) {
-  const int chosen = int(selection.snapshot_id.has_value()) + int(selection.as_of_ms.has_value()) + int(!selection.ref.empty());
+  const int chosen = int(selection.snapshot_id.has_value()) + int(selection.as_of_ms.has_value()) +
+                     int(!selection.ref.empty());
   if (chosen > 1) throw_invalid("choose one of a snapshot id, a timestamp and a ref");
   if (selection.snapshot_id) {
     const Snapshot* s = m.snapshot(*selection.snapshot_id);
@@ -25,7 +26,8 @@ const Snapshot* select_snapshot(const TableMetadata& m, const SnapshotSelection&
     for (const SnapshotRef& ref : m.refs) {
       if (ref.name == selection.ref) {
         const Snapshot* s = m.snapshot(ref.snapshot_id);
-        if (s == nullptr) throw_corrupt("ref '" + ref.name + "' names missing snapshot " + std::to_string(ref.snapshot_id));
+        if (s == nullptr)
+          throw_corrupt("ref '" + ref.name + "' names missing snapshot " + std::to_string(ref.snapshot_id));
         return s;
       }
     }
@@ -37,9 +39,11 @@ const Snapshot* select_snapshot(const TableMetadata& m, const SnapshotSelection&
     // times the later one in the list).
     const Snapshot* best = nullptr;
     for (const Snapshot& s : m.snapshots) {
-      if (s.timestamp_ms <= *selection.as_of_ms && (best == nullptr || s.timestamp_ms >= best->timestamp_ms)) best = &s;
+      if (s.timestamp_ms <= *selection.as_of_ms && (best == nullptr || s.timestamp_ms >= best->timestamp_ms))
+        best = &s;
     }
-    if (best == nullptr) throw_invalid("no snapshot at or before timestamp " + std::to_string(*selection.as_of_ms) + " ms");
+    if (best == nullptr)
+      throw_invalid("no snapshot at or before timestamp " + std::to_string(*selection.as_of_ms) + " ms");
     return best;
   }
   return m.current_snapshot();
@@ -55,7 +59,9 @@ std::string partition_key(int32_t spec_id, const std::vector<PartitionValue>& va
     switch (v.kind) {
       case PartitionValue::Kind::kNull: break;
       case PartitionValue::Kind::kInt: key += std::to_string(v.int_value); break;
-      case PartitionValue::Kind::kDouble: key.append(reinterpret_cast<const char*>(&v.double_value), 8); break;
+      case PartitionValue::Kind::kDouble:
+        key.append(reinterpret_cast<const char*>(&v.double_value), 8);
+        break;
       case PartitionValue::Kind::kBytes:
         key += std::to_string(v.bytes.size());
         key += ':';
@@ -107,9 +113,9 @@ ScanPlan plan_scan(const Table& table, const SnapshotSelection& selection, const
 
   std::vector<int32_t> unmapped;
   const auto mapping = parse_name_mapping(m, "table " + table.name());
-  if (!mapping.empty()) {
+  if (mapping) {
     for (const SchemaField& f : plan.schema->fields) {
-      if (!mapping.contains(f.id)) unmapped.push_back(f.id);
+      if (!mapping->contains(f.id)) unmapped.push_back(f.id);
     }
   }
   const Pruner pruner(*plan.schema, filter, std::move(unmapped));
@@ -131,7 +137,9 @@ ScanPlan plan_scan(const Table& table, const SnapshotSelection& selection, const
         spec = m.spec(mf.partition_spec_id);
       }
     }
-    if (spec == nullptr) throw_corrupt(what + ": partition spec " + std::to_string(mf.partition_spec_id) + " is not in the table metadata");
+    if (spec == nullptr)
+      throw_corrupt(what + ": partition spec " + std::to_string(mf.partition_spec_id) +
+                    " is not in the table metadata");
     if (mf.content == ManifestContent::kData && pruner.excludes_manifest(*spec, mf)) {
       results[i].pruned = true;
       return;
@@ -160,7 +168,8 @@ ScanPlan plan_scan(const Table& table, const SnapshotSelection& selection, const
       if (e.status == EntryStatus::kDeleted) continue;
       if (e.file.content == FileContent::kData) {
         if (mf.content != ManifestContent::kData)
-          throw_corrupt(snap_what + ", manifest " + mf.path + ": data file " + e.file.file_path + " in a delete manifest");
+          throw_corrupt(snap_what + ", manifest " + mf.path + ": data file " + e.file.file_path +
+                        " in a delete manifest");
         ++plan.stats.data_files;
         if (pruner.excludes_partition(*spec, e.file)) {
           ++plan.stats.files_pruned_partition;
@@ -176,7 +185,8 @@ ScanPlan plan_scan(const Table& table, const SnapshotSelection& selection, const
         plan.tasks.push_back(std::move(task));
       } else {
         if (e.file.content == FileContent::kEqualityDeletes && e.file.equality_ids.empty())
-          throw_corrupt(snap_what + ", manifest " + mf.path + ": equality delete file " + e.file.file_path + " without equality_ids");
+          throw_corrupt(snap_what + ", manifest " + mf.path + ": equality delete file " + e.file.file_path +
+                        " without equality_ids");
         DeleteFile d;
         d.sequence_number = e.sequence_number;
         d.file = std::move(e.file);

@@ -36,7 +36,7 @@ struct TableScan::Impl {
   ScanPlan plan;
   std::string snapshot_what;
   std::unique_ptr<DeleteCache> deletes;
-  std::unordered_map<int32_t, std::vector<std::string>> name_mapping;
+  std::optional<std::unordered_map<int32_t, std::vector<std::string>>> name_mapping;
   bool filter_is_true = true;
 
   std::vector<const SchemaField*> working;  // read for the batch: output first
@@ -52,7 +52,7 @@ struct TableScan::Impl {
   std::vector<Source> sources;
   std::vector<std::shared_ptr<const EqualityDeleteSet>> equality;
   std::vector<std::vector<int>> equality_columns;  // per set: working indexes
-  std::shared_ptr<const BatchSchema> file_schema;   // working schema with this file's types
+  std::shared_ptr<const BatchSchema> file_schema;  // working schema with this file's types
   std::vector<uint8_t> filter_bits;
   std::string key;
 
@@ -75,7 +75,9 @@ struct TableScan::Impl {
       } else {
         for (const std::string& name : options.columns) {
           const SchemaField* f = schema.find_top_level(name);
-          if (f == nullptr) throw_invalid(snapshot_what + ": no column '" + name + "' in schema " + std::to_string(schema.schema_id));
+          if (f == nullptr)
+            throw_invalid(snapshot_what + ": no column '" + name + "' in schema " +
+                          std::to_string(schema.schema_id));
           add(f);
         }
       }
@@ -95,7 +97,8 @@ struct TableScan::Impl {
         if (f == nullptr) {
           // A column dropped since the delete was written still identifies
           // rows in older files; it is then looked up in the file by id.
-          if (schema.find(id) != nullptr) throw_unsupported(snapshot_what + ": equality deletes on nested field " + std::to_string(id));
+          if (schema.find(id) != nullptr)
+            throw_unsupported(snapshot_what + ": equality deletes on nested field " + std::to_string(id));
           continue;
         }
         add(f);
@@ -135,9 +138,9 @@ struct TableScan::Impl {
         for (const SchemaNode* child : root.children()) {
           if (child->field_id() && *child->field_id() == f->id) node = child;
         }
-      } else if (!name_mapping.empty()) {
-        auto it = name_mapping.find(f->id);
-        if (it != name_mapping.end()) {
+      } else if (name_mapping) {
+        auto it = name_mapping->find(f->id);
+        if (it != name_mapping->end()) {
           for (const std::string& n : it->second) {
             if (node == nullptr) node = root.child(n);
           }
@@ -162,7 +165,8 @@ struct TableScan::Impl {
           }
         }
         if (!set && !f->initial_default_json.empty())
-          src.constant = from_default_json(f->type, f->initial_default_json, file_what() + ", column " + f->name);
+          src.constant =
+              from_default_json(f->type, f->initial_default_json, file_what() + ", column " + f->name);
       }
       sources.push_back(std::move(src));
     }
@@ -194,7 +198,9 @@ struct TableScan::Impl {
         for (size_t w = 0; w < working.size(); ++w) {
           if (working[w]->id == id) index = int(w);
         }
-        if (index < 0) throw_unsupported(file_what() + ": equality delete on field " + std::to_string(id) + ", which the current schema dropped");
+        if (index < 0)
+          throw_unsupported(file_what() + ": equality delete on field " + std::to_string(id) +
+                            ", which the current schema dropped");
         cols.push_back(index);
       }
       equality_columns.push_back(std::move(cols));
@@ -213,12 +219,16 @@ struct TableScan::Impl {
       std::shared_ptr<ArrayData> column;
       if (!src.file_column.empty()) {
         const int index = in.schema->field_index(src.file_column);
-        if (index < 0) throw Error(ErrorCode::kInternal, file_what() + ": column " + src.file_column + " missing from the read");
+        if (index < 0)
+          throw Error(ErrorCode::kInternal,
+                      file_what() + ": column " + src.file_column + " missing from the read");
         column = promote_array(in.columns[size_t(index)], src.field->type);
       } else {
         column = constant_array(src.type, src.constant, in.num_rows);
       }
-      if (new_schema) schema->fields.push_back(Field{src.field->name, *column->type, !src.field->required, src.field->id, {}});
+      if (new_schema)
+        schema->fields.push_back(
+            Field{src.field->name, *column->type, !src.field->required, src.field->id, {}});
       out.columns.push_back(std::move(column));
     }
     if (new_schema) file_schema = std::move(schema);
@@ -285,7 +295,8 @@ struct TableScan::Impl {
         if (next_task >= total) return false;
         const size_t index = options.tasks ? size_t((*options.tasks)[next_task]) : next_task;
         ++next_task;
-        if (index >= plan.tasks.size()) throw_invalid(snapshot_what + ": task " + std::to_string(index) + " is not in the plan");
+        if (index >= plan.tasks.size())
+          throw_invalid(snapshot_what + ": task " + std::to_string(index) + " is not in the plan");
         const FileTask& t = plan.tasks[index];
         try {
           open_file(t);
@@ -319,10 +330,12 @@ std::unique_ptr<TableScan> TableScan::open(const Table& table, TableScanOptions 
   auto impl = std::make_unique<Impl>();
   impl->table = &table;
   impl->filter_is_true = options.filter.kind == Predicate::Kind::kTrue;
-  if (!impl->filter_is_true) options.filter = type_literals(options.filter, table.metadata().current_schema());
+  if (!impl->filter_is_true)
+    options.filter = type_literals(options.filter, table.metadata().current_schema());
   impl->plan = plan_scan(table, options.snapshot, options.filter);
-  impl->snapshot_what = "table " + table.name() + ", snapshot " +
-                        (impl->plan.snapshot ? std::to_string(impl->plan.snapshot->snapshot_id) : std::string("(none)"));
+  impl->snapshot_what =
+      "table " + table.name() + ", snapshot " +
+      (impl->plan.snapshot ? std::to_string(impl->plan.snapshot->snapshot_id) : std::string("(none)"));
   impl->options = std::move(options);
   impl->deletes = std::make_unique<DeleteCache>(table, impl->plan);
   impl->name_mapping = parse_name_mapping(table.metadata(), "table " + table.name());
