@@ -45,7 +45,9 @@ TEST(KeyTools, ExternalKeyMaterialFileFromParquetJavaReads) {
     for (int64_t r = 0; r < batch.num_rows; ++r, ++row) {
       Row values(&batch, r);
       EXPECT_EQ(values["integers"].as_int64(), row);
-      if (row < 3) EXPECT_EQ(values["strings"].as_string(), std::string(1, char('a' + row)) + std::to_string(row));
+      if (row < 3) {
+        EXPECT_EQ(values["strings"].as_string(), std::string(1, char('a' + row)) + std::to_string(row));
+      }
     }
   }
   // Without the KMS's master keys nothing unwraps.
