@@ -58,7 +58,7 @@ void expect_generator_rows(const std::vector<RecordBatch>& batches, const std::v
         SCOPED_TRACE(column + " row " + std::to_string(i));
         ValueRef value = row[column];
         if (column == "boolean_field") {
-          EXPECT_EQ(value.as_int64(), i % 2 == 0 ? 1 : 0);
+          EXPECT_EQ(value.as_bool(), i % 2 == 0);
         }
         if (column == "int32_field") {
           EXPECT_EQ(value.as_int64(), i);
@@ -69,9 +69,12 @@ void expect_generator_rows(const std::vector<RecordBatch>& batches, const std::v
           EXPECT_EQ(value[int64_t(1)].as_int64(), (2 * i + 1) * 1000000000000LL);
         }
         if (column == "int96_field") {
-          // Julian day i + 2, nanoseconds of the day i + (i + 1) << 32.
-          const int64_t nanos_of_day = i + ((i + 1) << 32);
-          EXPECT_EQ(value.as_int64(), ((i + 2) - 2440588) * 86400LL * 1000000000LL + nanos_of_day);
+          // Julian day i + 2, nanoseconds of the day i + (i + 1) << 32. Day 2
+          // lies far before 1677, so the nanoseconds since the epoch wrap in
+          // 64 bits, as every INT96 reader's conversion does.
+          const uint64_t nanos_of_day = uint64_t(i) + (uint64_t(i + 1) << 32);
+          const uint64_t days = uint64_t(i + 2) - uint64_t(2440588);
+          EXPECT_EQ(value.as_int64(), int64_t(days * 86400000000000ULL + nanos_of_day));
         }
         if (column == "float_field") {
           EXPECT_EQ(float(value.as_double()), float(i) * 1.1f);
@@ -112,11 +115,25 @@ Error error_of(const std::string& path, const ReaderOptions& options) {
 
 TEST(EncryptedFiles, EveryFileReadsToTheGeneratorValues) {
   for (const char* name : {"encrypt_columns_and_footer.parquet.encrypted",
-                           "encrypt_columns_and_footer_bloom_filter.parquet.encrypted",
                            "encrypt_columns_plaintext_footer.parquet.encrypted", "uniform_encryption.parquet.encrypted"}) {
     SCOPED_TRACE(name);
     expect_generator_rows(FileReader::open(path_of(name), direct_keys())->read_all(), kAllColumns);
   }
+  // The Bloom filter file comes from another generator: 2,000 rows of
+  // double_field = i + 0.5, float_field = i + 0.25, int32_field = i, name = "name_<i>".
+  int64_t i = 0;
+  for (const RecordBatch& batch :
+       FileReader::open(path_of("encrypt_columns_and_footer_bloom_filter.parquet.encrypted"), direct_keys())
+           ->read_all()) {
+    for (int64_t r = 0; r < batch.num_rows; ++r, ++i) {
+      Row row(&batch, r);
+      ASSERT_EQ(row["double_field"].as_double(), double(i) + 0.5);
+      ASSERT_EQ(row["float_field"].as_double(), double(i) + 0.25);
+      ASSERT_EQ(row["int32_field"].as_int64(), i);
+      ASSERT_EQ(row["name"].as_bytes(), "name_" + std::to_string(i));
+    }
+  }
+  EXPECT_EQ(i, 2000);
   ReaderOptions with_prefix = direct_keys();
   with_prefix.decryption.aad_prefix = "tester";
   expect_generator_rows(
@@ -256,14 +273,16 @@ TEST(EncryptedFiles, AlteredBytesFailByModuleNeverCrash) {
 TEST(EncryptedFiles, BloomFiltersAndStatisticsOfEncryptedColumnsPrune) {
   FilteredScanOptions options;
   options.decryption = direct_keys().decryption;
-  options.filter = ColumnRef("double_field") == Literal(2.5);  // inside [min, max], absent
+  // This file's generator wrote double_field = i + 0.5, float_field = i + 0.25,
+  // int32_field = i, name = "name_<i>" for i < 2000, in one row group.
+  options.filter = ColumnRef("double_field") == Literal(2.6);  // inside [min, max], absent
   auto scan = FilteredScan::open(path_of("encrypt_columns_and_footer_bloom_filter.parquet.encrypted"), options);
   RecordBatch batch;
   EXPECT_FALSE(scan->next(batch));
   EXPECT_EQ(scan->stats().row_groups_pruned_bloom, 1);
   EXPECT_EQ(scan->stats().row_groups_pruned_statistics, 0);
 
-  options.filter = ColumnRef("double_field") == Literal(7 * 1.1111111);
+  options.filter = ColumnRef("double_field") == Literal(7.5);
   auto hit = FilteredScan::open(path_of("encrypt_columns_and_footer_bloom_filter.parquet.encrypted"), options);
   int64_t rows = 0;
   while (hit->next(batch)) {
