@@ -61,6 +61,10 @@ struct FilteredScanOptions {
   /// them, skipping pages through the page index), ordered by the pass rate
   /// measured on the row groups so far, lowest first.
   bool adaptive_order = true;
+  /// Keys of an encrypted file (ReaderOptions::decryption); the page index,
+  /// Bloom filters and dictionaries of encrypted columns are decrypted for
+  /// pruning with the same keys.
+  DecryptionOptions decryption;
 };
 
 /// What each pruning level removed (cumulative over the scan).

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "parquetry/encryption.h"
 #include "parquetry/limits.h"
 #include "parquetry/metadata.h"
 #include "parquetry/schema.h"
@@ -82,8 +83,14 @@ struct ReaderOptions {
   /// never stalls it. 0 turns read-ahead off. Also bounds how many bytes one
   /// row-group read fetches at once without read-ahead.
   int64_t read_ahead_budget = 256LL << 20;
+  /// Keys of encrypted files (parquetry/encryption.h). Without keys,
+  /// plaintext files and the clear columns of plaintext-footer files read as
+  /// usual; asking for an encrypted column without its key is an error.
+  DecryptionOptions decryption;
   Limits limits;
 };
+
+class FileDecryptor;
 
 class FileReader {
  public:
@@ -149,6 +156,7 @@ class FileReader {
   struct Impl;
 
  private:
+  friend const FileDecryptor* file_decryptor_of(const FileReader& reader);
   explicit FileReader(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

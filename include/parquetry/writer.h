@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "parquetry/compression.h"
+#include "parquetry/encryption.h"
 #include "parquetry/metadata.h"
 #include "parquetry/table.h"
 #include "parquetry/types.h"
@@ -97,6 +98,10 @@ struct WriterOptions {
   std::vector<KeyValue> key_value_metadata;
   /// Per-column overrides by dotted Parquet path.
   std::map<std::string, ColumnWriterOptions> columns;
+  /// Modular encryption (parquetry/encryption.h): encrypted or signed
+  /// plaintext footer, columns with the footer key or their own keys; their
+  /// page indexes and Bloom filters are encrypted with the column's key.
+  std::optional<EncryptionOptions> encryption;
 };
 
 /// Field metadata asking for the legacy layout of a list field: with

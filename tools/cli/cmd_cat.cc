@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "command.h"
+#include "key_options.h"
 #include "parquetry/error.h"
 #include "parquetry/filtered_scan.h"
 #include "parquetry/iceberg_scan.h"
@@ -27,6 +28,7 @@ struct CatOptions {
   std::string deletes;
   std::string where;  // a predicate; empty = every row
   std::string variant_get;  // COLUMN.PATH of a VARIANT column; empty = normal rows
+  KeyOptions keys;
 };
 
 // The surviving rows of a filtered scan as a batch stream.
@@ -120,6 +122,7 @@ void run_cat(const CatOptions& options) {
   ReaderOptions reader_options;
   reader_options.columns = split_list(options.columns);
   reader_options.threads = options.threads;
+  reader_options.decryption = options.keys.decryption();
   auto reader = FileReader::open(options.path, reader_options);
   iceberg::PositionDeleteIndex deletes;  // outlives the merge-on-read reader below
   std::unique_ptr<BatchReader> batches;
@@ -129,6 +132,7 @@ void run_cat(const CatOptions& options) {
     scan_options.columns = reader_options.columns;
     scan_options.threads = options.threads;
     scan_options.filter = parse_predicate(options.where);
+    scan_options.decryption = reader_options.decryption;
     batches = std::make_unique<FilteredBatches>(FilteredScan::open(options.path, scan_options));
   } else if (!options.deletes.empty()) {
     // Deletes name data files by the path given here, exactly as passed.
@@ -187,6 +191,7 @@ void add_common(CLI::App* command, CatOptions& options) {
                       "Iceberg deletes to apply: a Puffin deletion vector or a position-delete Parquet file");
   command->add_option("--variant-get", options.variant_get,
                       "COLUMN.PATH: print the value at PATH of a VARIANT column (e.g. nested.varcategory)");
+  add_key_options(command, options.keys);
 }
 
 CommandRegistration cat_command(30, [](CLI::App& app) {

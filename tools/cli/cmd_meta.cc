@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "command.h"
+#include "key_options.h"
+#include "parquetry/encryption/file_decryptor.h"
 #include "parquetry/error.h"
 #include "parquetry/io.h"
 #include "parquetry/metadata.h"
@@ -23,6 +25,7 @@ namespace {
 struct MetaOptions {
   std::string path;
   bool json = false;
+  KeyOptions keys;
 };
 
 // Key-value metadata such as ARROW:schema can be many kilobytes; the text
@@ -35,18 +38,14 @@ struct FileFacts {
   FileMetaData metadata;
 };
 
-FileFacts read_footer(const std::string& path) {
+// The footer, decrypted with the keys given (encrypted columns whose key is
+// missing show only what a plaintext footer tells about them).
+FileFacts read_footer(const std::string& path, const KeyOptions& keys) {
   FileSource source(path);
   FileFacts facts;
   facts.path = path;
   facts.size = source.size();
-  facts.metadata = read_file_metadata(source);
-  if (facts.metadata.encryption_algorithm) {
-    ErrorLocation where;
-    where.file = path;
-    throw Error(ErrorCode::kUnsupported,
-                "encrypted file (plaintext footer, encrypted columns): not supported", std::move(where));
-  }
+  facts.metadata = open_footer(source, Limits{}, keys.decryption()).metadata;
   return facts;
 }
 
@@ -60,7 +59,10 @@ Error located(const Error& e, const std::string& file, int64_t row_group, const 
 
 // The chunk's metadata after checking that it belongs where it sits.
 const ColumnMetaData& chunk_metadata(const ColumnChunk& chunk, const ColumnDescriptor& column) {
-  if (!chunk.meta_data) throw_corrupt("column chunk has no metadata");
+  if (!chunk.meta_data) {
+    if (chunk.crypto_metadata) throw_invalid("column chunk is encrypted and its key was not given");
+    throw_corrupt("column chunk has no metadata");
+  }
   const ColumnMetaData& meta = *chunk.meta_data;
   if (meta.type != column.physical_type) {
     throw_corrupt("column chunk has type " + std::string(type_name(meta.type)) + " but the schema says " +
@@ -359,7 +361,7 @@ std::string meta_text(const FileFacts& facts, const Schema& schema) {
 }
 
 void run_meta(const MetaOptions& options) {
-  FileFacts facts = read_footer(options.path);
+  FileFacts facts = read_footer(options.path, options.keys);
   Schema schema = [&] {
     try {
       return Schema::from_metadata(facts.metadata);
@@ -376,6 +378,7 @@ const CommandRegistration kMetaCommand(20, [](CLI::App& app) {
   CLI::App* command = app.add_subcommand("meta", "Print the footer metadata of a Parquet file");
   command->add_option("file", options->path, "Parquet file")->required();
   command->add_flag("--json", options->json, "Print the metadata as JSON");
+  add_key_options(command, options->keys);
   command->callback([options] { run_meta(*options); });
 });
 

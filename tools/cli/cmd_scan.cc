@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "command.h"
+#include "key_options.h"
 #include "parquetry/filtered_scan.h"
 #include "parquetry/scan.h"
 #include "parquetry/table/json_values.h"
@@ -28,6 +29,7 @@ struct ScanOptions {
   int64_t coalesce_gap = ReaderOptions{}.coalesce_gap;
   int64_t coalesce_max = ReaderOptions{}.coalesce_max_size;
   int64_t read_ahead = ReaderOptions{}.read_ahead_budget;
+  KeyOptions keys;
 };
 
 std::vector<std::string> split_columns(const std::string& text) {
@@ -71,6 +73,7 @@ void run_scan(const ScanOptions& options) {
   reader_options.coalesce_gap = options.coalesce_gap;
   reader_options.coalesce_max_size = options.coalesce_max;
   reader_options.read_ahead_budget = options.read_ahead;
+  reader_options.decryption = options.keys.decryption();
   auto start = std::chrono::steady_clock::now();
   ScanSummary summary;
   std::string explanation;
@@ -83,6 +86,7 @@ void run_scan(const ScanOptions& options) {
     scan_options.use_mmap = options.mmap;
     scan_options.coalesce_gap = options.coalesce_gap;
     scan_options.coalesce_max_size = options.coalesce_max;
+    scan_options.decryption = reader_options.decryption;
     if (!options.where.empty()) scan_options.filter = parse_predicate(options.where);
     if (options.explain) {
       // The batch path keeps the pruning statistics to explain.
@@ -175,6 +179,7 @@ CommandRegistration scan_command(40, [](CLI::App& app) {
                    "while one decodes "
                    "(0 = off; default 268435456)")
       ->check(CLI::NonNegativeNumber);
+  add_key_options(command, options->keys);
   command->callback([options]() { run_scan(*options); });
 });
 
