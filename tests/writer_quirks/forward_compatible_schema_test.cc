@@ -4,9 +4,11 @@
 // 76 digits read exactly as their bytes.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
+#include "parquetry/error.h"
 #include "parquetry/schema.h"
 #include "quirky_file.h"
 
@@ -36,9 +38,9 @@ void rename(FooterEdit& f, const std::string& from, const std::string& to) {
   EXPECT_TRUE(found) << from;
   for (RowGroup& group : f.metadata.row_groups) {
     for (ColumnChunk& chunk : group.columns) {
-      for (std::string& part : chunk.meta_data->path_in_schema) {
-        if (part == from) part = to;
-      }
+      std::vector<std::string> parts;
+      for (std::string_view part : chunk.meta_data->path_in_schema) parts.emplace_back(part == from ? to : std::string(part));
+      chunk.meta_data->path_in_schema = parts;
     }
   }
 }
