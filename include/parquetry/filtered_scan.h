@@ -13,7 +13,9 @@
 // row ranges of pages that may match. The predicate columns are read for
 // those ranges and evaluated; the other projected columns are then read only
 // for the surviving rows (late materialization), or whole when the filter
-// keeps most rows. Each level's effect is counted in stats().
+// keeps most rows. Each level's effect is counted in stats(). Statistics
+// (chunk and column index) are used only as far as the writer catalogue
+// (writer_quirks.h) trusts the file's writer with them.
 #pragma once
 
 #include <cstdint>

@@ -230,7 +230,9 @@ def schema(path, columns=None):
 def metadata(path):
     """The footer as a dict: num_rows, created_by, schema (text),
     key_value_metadata and row_groups, each with num_rows, sizes and per-column
-    statistics (min, max, null_count) decoded to Python values."""
+    statistics (min, max, null_count) decoded to Python values, as stored;
+    statistics_not_used lists the writer-catalogue defects (docs/limits.md)
+    for which parquetry does not prune on them."""
     return _parquetry.metadata(str(path))
 
 

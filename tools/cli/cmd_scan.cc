@@ -32,18 +32,6 @@ struct ScanOptions {
   KeyOptions keys;
 };
 
-std::vector<std::string> split_columns(const std::string& text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t comma = text.find(',', start);
-    if (comma == std::string::npos) comma = text.size();
-    if (comma > start) out.push_back(text.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
-}
-
 void write_scalar(JsonWriter& json, const ScanScalar& value) {
   if (std::holds_alternative<int64_t>(value)) {
     json.int64(std::get<int64_t>(value));
@@ -66,7 +54,7 @@ std::string scalar_text(const ScanScalar& value) {
 
 void run_scan(const ScanOptions& options) {
   ReaderOptions reader_options;
-  reader_options.columns = split_columns(options.columns);
+  reader_options.columns = parse_column_list(options.columns);
   reader_options.threads = options.threads;
   reader_options.dictionary_arrays = options.dictionary;
   reader_options.use_mmap = options.mmap;
@@ -149,7 +137,8 @@ CommandRegistration scan_command(40, [](CLI::App& app) {
   CLI::App* command =
       app.add_subcommand("scan", "decode every value and fold count/min/max per column, timed");
   command->add_option("file", options->path, "Parquet file")->required();
-  command->add_option("--columns", options->columns, "comma-separated column paths");
+  command->add_option("--columns", options->columns,
+                      "comma-separated column paths; quote odd names: \"a.b\", \"\" (empty), \"x\"\"y\"");
   command->add_option("--threads", options->threads, "decode threads")->check(CLI::Range(1, 256));
   command->add_option("--where", options->where,
                       "only rows matching a predicate, e.g. \"PULocationID = 132 AND fare_amount > 10\"");

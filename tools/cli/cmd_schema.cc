@@ -39,6 +39,7 @@ void write_annotations(JsonWriter& json, const SchemaNode& node) {
     json.field("precision", node.precision()).field("scale", node.scale());
   }
   if (node.field_id()) json.field("field_id", *node.field_id());
+  if (!node.annotation_note().empty()) json.field("note", node.annotation_note());
 }
 
 // Depth is bounded by Limits::max_nesting_depth, checked when the schema was built.

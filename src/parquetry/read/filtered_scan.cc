@@ -115,8 +115,9 @@ struct FilteredScan::Impl {
     double pass_rate() const { return rows_in == 0 ? 0.5 : double(rows_out) / double(rows_in); }
   };
   std::vector<Conjunct> conjuncts;
-  std::unique_ptr<FileReader> data_reader;  // projected file columns; null when only virtual ones
-  std::unique_ptr<FileReader> meta_reader;  // footer and schema
+  std::unique_ptr<FileReader> data_reader;       // projected file columns; null when only virtual ones
+  std::unique_ptr<FileReader> meta_reader;       // footer and schema
+  std::optional<StatisticsCatalogue> catalogue;  // what the file's writer got right in its statistics
   std::vector<std::string> virtual_columns;
   std::shared_ptr<const BatchSchema> schema;
   std::vector<int64_t> first_row;  // file row number of each row group's first row
@@ -144,7 +145,8 @@ struct FilteredScan::Impl {
   }
 
   bool excluded_by_statistics(int rg) const {
-    return row_group_excluded_by_statistics(filter, file_schema(), metadata().row_groups[size_t(rg)]);
+    return row_group_excluded_by_statistics(filter, file_schema(), metadata().row_groups[size_t(rg)],
+                                            *catalogue);
   }
 
   bool excluded_by_bloom(int rg) {
@@ -296,25 +298,29 @@ struct FilteredScan::Impl {
     const size_t n = pages.size();
     if (index.null_pages.size() != n || index.min_values.size() != n || index.max_values.size() != n)
       return all;
+    if (!chunk.meta_data) return all;
+    const StatisticsTrust trust = catalogue->column_index_trust(column, *chunk.meta_data);
     std::vector<RowRange> out;
     for (size_t i = 0; i < n; ++i) {
       const int64_t begin = pages[i].first_row_index;
       const int64_t end = i + 1 < n ? pages[i + 1].first_row_index : rows;
       if (begin < 0 || end > rows || begin >= end) return all;  // inconsistent index: trust nothing
+      // The writer catalogue decides whether null_pages / null_counts and
+      // the page bounds may be used; NaN bounds are dropped per page.
       ValueBounds bounds;
-      bounds.all_null = index.null_pages[i];
-      if (!index.null_counts.empty() && index.null_counts.size() == n)
-        bounds.null_count = index.null_counts[i];
+      if (trust.null_count_usable()) {
+        bounds.all_null = index.null_pages[i];
+        if (!index.null_counts.empty() && index.null_counts.size() == n)
+          bounds.null_count = index.null_counts[i];
+      }
       bounds.num_values = end - begin;
-      if (!bounds.all_null && column.sort_order != SortOrder::kUnknown) {
-        bounds.min = index.min_values[i];
-        bounds.max = index.max_values[i];
+      if (!index.null_pages[i]) {
         Statistics page_statistics;
         page_statistics.min_value = index.min_values[i];
         page_statistics.max_value = index.max_values[i];
-        ValueBounds checked = usable_bounds(column, page_statistics, end - begin);  // drops NaN bounds
-        bounds.min = checked.min;
-        bounds.max = checked.max;
+        ValueBounds checked = usable_bounds(column, page_statistics, end - begin, trust);
+        bounds.min = std::move(checked.min);
+        bounds.max = std::move(checked.max);
       }
       if (bounds_exclude(p, column, bounds)) continue;
       if (!out.empty() && out.back().end == begin) {
@@ -734,6 +740,7 @@ std::unique_ptr<FilteredScan> FilteredScan::open(const std::string& path, Filter
   base.coalesce_max_size = options.coalesce_max_size;
   base.decryption = options.decryption;
   impl->meta_reader = FileReader::open(impl->source, base);
+  impl->catalogue.emplace(impl->meta_reader->metadata());
   // Every filter column must be a leaf the statistics describe.
   const std::vector<std::string> filter_columns = impl->filter.columns();
   for (const std::string& column : filter_columns) impl->leaf_column(column);
