@@ -335,58 +335,66 @@ TEST(RewriteFidelityTest, SchemaAndValuesSurviveEveryFile) {
   EXPECT_EQ(duckdb_cannot_read, expected_duckdb_refusals);
 }
 
+// Rewrites `input` with --int96-as `unit`: the INT96 leaves (one here) become
+// INT64 TIMESTAMP(unit, not UTC-adjusted) and nothing else changes.
+void expect_int96_converted(const fs::path& input, const fs::path& output, const std::string& unit,
+                            TimeUnit parquet_unit) {
+  Run run = cli({"rewrite", input.string(), output.string(), "--int96-as", unit});
+  ASSERT_EQ(run.exit_code, 0) << run.out;
+  const FileMetaData before = footer(input);
+  const FileMetaData after = footer(output);
+  ASSERT_EQ(after.schema.size(), before.schema.size());
+  int int96 = 0;
+  for (size_t i = 0; i < before.schema.size(); ++i) {
+    SchemaElement expected = before.schema[i];
+    if (expected.type == Type::INT96) {
+      ++int96;
+      expected.type = Type::INT64;
+      expected.logical_type = LogicalType{TimestampType{false, parquet_unit}};
+    }
+    EXPECT_EQ(after.schema[i], expected) << before.schema[i].name;
+  }
+  EXPECT_EQ(int96, 1);
+  EXPECT_EQ(after.key_value_metadata, before.key_value_metadata);
+}
+
 TEST(RewriteFidelityTest, Int96AsAskedUnitOnly) {
   const fs::path dir = testing::temp_dir();
-  for (const std::string name : {"int96_from_spark.parquet", "alltypes_plain.parquet"}) {
-    SCOPED_TRACE(name);
-    const fs::path input = testing::parquet_testing("data/" + name);
-    const FileMetaData before = footer(input);
-    // Kept as INT96 by default.
-    const fs::path kept = dir / ("kept_" + name);
-    ASSERT_EQ(cli({"rewrite", input.string(), kept.string()}).exit_code, 0);
-    const FileMetaData after_kept = footer(kept);
-    EXPECT_EQ(after_kept.schema, before.schema);
-    // --int96-as MICROS: the INT96 leaves become INT64 TIMESTAMP(MICROS, not UTC-adjusted), nothing else.
-    const fs::path converted = dir / ("micros_" + name);
-    Run run = cli({"rewrite", input.string(), converted.string(), "--int96-as", "MICROS"});
-    ASSERT_EQ(run.exit_code, 0) << run.out;
-    const FileMetaData after = footer(converted);
-    ASSERT_EQ(after.schema.size(), before.schema.size());
-    int int96 = 0;
-    for (size_t i = 0; i < before.schema.size(); ++i) {
-      SchemaElement expected = before.schema[i];
-      if (expected.type == Type::INT96) {
-        ++int96;
-        expected.type = Type::INT64;
-        expected.logical_type = LogicalType{TimestampType{false, TimeUnit::MICROS}};
-      }
-      EXPECT_EQ(after.schema[i], expected) << before.schema[i].name;
-    }
-    EXPECT_EQ(int96, 1);
-    // The same instants at microseconds (the inputs have no finer digits).
-    ReaderOptions micros;
-    micros.int96_unit = ArrowTimeUnit::kMicro;
-    EXPECT_EQ(testing::render_rows(FileReader::open(converted.string())->read_all()),
-              testing::render_rows(FileReader::open(input.string(), micros)->read_all()));
-    if (name == "int96_from_spark.parquet") {
-      // The expected instants of int96_from_spark.md, including 290000-12-31 beyond int64 nanoseconds.
-      RecordBatch batch = FileReader::open(converted.string())->read_row_group(0);
-      const int64_t* us = batch.columns[0]->buffers[1].as<int64_t>();
-      EXPECT_EQ(us[0], 1704141296123456);
-      EXPECT_EQ(us[1], 1704070800000000);
-      EXPECT_EQ(us[2], 253402225200000000);
-      EXPECT_EQ(us[3], 1735599600000000);
-      EXPECT_FALSE(batch.columns[0]->is_valid(4));
-      EXPECT_EQ(us[5], 9089380393200000000);
-      // NANOS cannot hold 9999-12-31 or year 290000: refused, not wrapped.
-      Run nanos = cli({"rewrite", input.string(), (dir / "nanos.parquet").string(), "--int96-as", "NANOS"});
-      EXPECT_NE(nanos.exit_code, 0);
-      EXPECT_NE(nanos.out.find("outside the int64 range"), std::string::npos) << nanos.out;
-      EXPECT_FALSE(fs::exists(dir / "nanos.parquet"));
-    }
+  // Kept as INT96 by default (the fidelity test above covers the values).
+  const fs::path spark = testing::parquet_testing("data/int96_from_spark.parquet");
+  ASSERT_EQ(cli({"rewrite", spark.string(), (dir / "kept.parquet").string()}).exit_code, 0);
+  EXPECT_EQ(footer(dir / "kept.parquet").schema, footer(spark).schema);
+
+  // alltypes_plain: whole seconds, the same instants at microseconds.
+  const fs::path alltypes = testing::parquet_testing("data/alltypes_plain.parquet");
+  expect_int96_converted(alltypes, dir / "alltypes_micros.parquet", "MICROS", TimeUnit::MICROS);
+  ReaderOptions micros;
+  micros.int96_unit = ArrowTimeUnit::kMicro;
+  EXPECT_EQ(testing::render_rows(FileReader::open((dir / "alltypes_micros.parquet").string())->read_all()),
+            testing::render_rows(FileReader::open(alltypes.string(), micros)->read_all()));
+
+  // int96_from_spark: the last value is stored with Julian day -105862232
+  // (Spark wrapped it), i.e. -9357363680509551616 us, below int64
+  // microseconds: MILLIS holds every value, MICROS and NANOS refuse the file
+  // rather than wrap (the output then does not appear).
+  expect_int96_converted(spark, dir / "spark_millis.parquet", "MILLIS", TimeUnit::MILLIS);
+  RecordBatch batch = FileReader::open((dir / "spark_millis.parquet").string())->read_row_group(0);
+  ASSERT_EQ(batch.num_rows, 6);
+  const int64_t* ms = batch.columns[0]->buffers[1].as<int64_t>();
+  EXPECT_EQ(ms[0], 1704141296123);
+  EXPECT_EQ(ms[1], 1704070800000);
+  EXPECT_EQ(ms[2], 253402225200000);  // 9999-12-31T03:00Z, beyond int64 nanoseconds
+  EXPECT_EQ(ms[3], 1735599600000);
+  EXPECT_FALSE(batch.columns[0]->is_valid(4));
+  EXPECT_EQ(ms[5], -9357363680509552);  // floor of -9357363680509551.616
+  for (const std::string unit : {"MICROS", "NANOS"}) {
+    const fs::path out = dir / ("spark_" + unit + ".parquet");
+    Run run = cli({"rewrite", spark.string(), out.string(), "--int96-as", unit});
+    EXPECT_NE(run.exit_code, 0) << unit;
+    EXPECT_NE(run.out.find("outside the int64 range"), std::string::npos) << run.out;
+    EXPECT_FALSE(fs::exists(out));
   }
-  Run bad = cli({"rewrite", testing::parquet_testing("data/int96_from_spark.parquet").string(),
-                 (dir / "bad.parquet").string(), "--int96-as", "SECONDS"});
+  Run bad = cli({"rewrite", spark.string(), (dir / "bad.parquet").string(), "--int96-as", "SECONDS"});
   EXPECT_NE(bad.exit_code, 0);
   EXPECT_NE(bad.out.find("MILLIS, MICROS or NANOS"), std::string::npos) << bad.out;
 }
