@@ -51,6 +51,11 @@ struct ReaderOptions {
   /// 1677..2262; Spark files may hold instants outside that range, which
   /// microseconds represent exactly.
   ArrowTimeUnit int96_unit = ArrowTimeUnit::kNano;
+  /// Read INT96 columns as their stored 12 bytes instead: fixed_size_binary(12)
+  /// with extension name "parquet.int96" (writer.h kInt96Extension), which
+  /// FileWriter writes back as INT96 bit for bit. For copying files: no
+  /// instant is lost to the range of a unit.
+  bool int96_as_binary = false;
   /// Read top-level, non-boolean columns whose every chunk the footer shows
   /// dictionary-encoded as Arrow dictionary arrays (int32 indices + that row
   /// group's dictionary) instead of gathering the values: no per-value copy,

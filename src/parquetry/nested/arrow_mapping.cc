@@ -61,7 +61,13 @@ DataType leaf_type(const SchemaNode& node, const ArrowMappingOptions& options) {
         if (const auto* time = logical->get_if<TimeType>()) return DataType::time(arrow_unit(time->unit));
       }
       return DataType::make(TypeId::kInt64);
-    case Type::INT96: return DataType::timestamp(options.int96_unit, "");
+    case Type::INT96:
+      if (options.int96_as_binary) {
+        DataType type = DataType::fixed_size_binary(12);
+        type.extension_name = "parquet.int96";
+        return type;
+      }
+      return DataType::timestamp(options.int96_unit, "");
     case Type::FLOAT: return DataType::make(TypeId::kFloat32);
     case Type::DOUBLE: return DataType::make(TypeId::kFloat64);
     case Type::BYTE_ARRAY:

@@ -175,6 +175,7 @@ struct FileReader::Impl {
     widen_selection(schema->root(), selected);
     ArrowMappingOptions mapping;
     mapping.int96_unit = options.int96_unit;
+    mapping.int96_as_binary = options.int96_as_binary;
     auto fields = std::make_shared<BatchSchema>();
     dictionary_output.assign(num_columns, false);
     for (const SchemaNode* child : schema->root().children()) {

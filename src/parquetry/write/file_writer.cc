@@ -55,7 +55,8 @@ struct FileWriter::Impl {
       throw_invalid("writer limits (rows and bytes of pages, row groups, dictionaries) must be positive");
     }
     try {
-      plan = write::plan_schema(batch_schema);
+      plan = options.parquet_schema.empty() ? write::plan_schema(batch_schema)
+                                            : write::bind_schema(batch_schema, options.parquet_schema);
     } catch (const Error& e) {
       if (e.code() == ErrorCode::kCorrupt) throw_invalid("schema cannot be written: " + e.message());
       throw;
@@ -95,8 +96,10 @@ struct FileWriter::Impl {
     metadata.version = 2;
     metadata.schema = plan.elements;
     metadata.created_by = writer_created_by();
-    for (const auto& [key, value] : batch_schema.metadata)
-      metadata.key_value_metadata.push_back(KeyValue{key, value});
+    if (options.schema_metadata) {
+      for (const auto& [key, value] : batch_schema.metadata)
+        metadata.key_value_metadata.push_back(KeyValue{key, value});
+    }
     for (const KeyValue& kv : options.key_value_metadata) metadata.key_value_metadata.push_back(kv);
     metadata.column_orders.assign(plan.leaves.size(), ColumnOrder::TYPE_ORDER);
     if (options.encryption) {
@@ -140,7 +143,7 @@ struct FileWriter::Impl {
     auto encode_field = [&](int64_t f) {
       const size_t begin = field_leaf_start[size_t(f)];
       const size_t end = field_leaf_start[size_t(f) + 1];
-      write::shred_field(schema->fields[size_t(f)], *arrays[size_t(f)],
+      write::shred_field(plan.shred_fields[size_t(f)], *arrays[size_t(f)],
                          std::span<const write::LeafPlan>(plan.leaves).subspan(begin, end - begin),
                          std::span<LeafData>(leaves).subspan(begin, end - begin));
       for (size_t c = begin; c < end; ++c) {
