@@ -12,6 +12,13 @@
 #include "parquetry/schema.h"
 #include "quirky_file.h"
 
+// GCC 12 at -O1 under ASan reports std::variant's move constructor as reading
+// uninitialised storage when a Datum temporary is pushed into a vector: a
+// false positive of the inliner, not a read of anything uninitialised.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
 namespace parquetry {
 namespace {
 
@@ -39,7 +46,8 @@ void rename(FooterEdit& f, const std::string& from, const std::string& to) {
   for (RowGroup& group : f.metadata.row_groups) {
     for (ColumnChunk& chunk : group.columns) {
       std::vector<std::string> parts;
-      for (std::string_view part : chunk.meta_data->path_in_schema) parts.emplace_back(part == from ? to : std::string(part));
+      for (std::string_view part : chunk.meta_data->path_in_schema)
+        parts.emplace_back(part == from ? to : std::string(part));
       chunk.meta_data->path_in_schema = parts;
     }
   }
@@ -182,7 +190,9 @@ TEST(ForwardCompatibleSchema, AnyByteStringIsAColumnName) {
   EXPECT_EQ(cli.out, "{\"a.b\":32}\n");
   cli = run_cli({"scan", path, "--columns", "\"with space\"", "--where", "`with space` > 10", "--json"});
   ASSERT_EQ(cli.exit_code, 0) << cli.out;
-  EXPECT_NE(cli.out.find("\"rows\": 2"), std::string::npos) << cli.out;
+  // "with space" holds 3, 13, 23, 33: three rows above 10.
+  EXPECT_NE(cli.out.find("\"rows\":3,"), std::string::npos) << cli.out;
+  EXPECT_NE(cli.out.find("\"min\":13,\"max\":33"), std::string::npos) << cli.out;
   EXPECT_NE(cli.out.find("\"with space\""), std::string::npos) << cli.out;
 }
 

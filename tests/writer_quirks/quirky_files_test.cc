@@ -17,6 +17,13 @@
 #include "parquetry/writer_quirks.h"
 #include "quirky_file.h"
 
+// GCC 12 at -O1 under ASan reports std::variant's move constructor as reading
+// uninitialised storage when a Datum temporary is pushed into a vector: a
+// false positive of the inliner, not a read of anything uninitialised.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
 namespace parquetry {
 namespace {
 
@@ -335,7 +342,9 @@ TEST(QuirkyFiles, ModernWriterStillPrunesRowGroupsAndPages) {
   TestColumn s{field("s", TypeId::kString), {}};
   for (int64_t r = 0; r < 40'000; ++r) {
     i.values.push_back(Datum(r));
-    s.values.push_back(r % 7 == 0 ? Datum() : Datum("k" + std::to_string(r / 1000)));
+    // Two-digit keys, so that each row group's string range excludes the others' keys.
+    const int64_t k = r / 1000;
+    s.values.push_back(r % 7 == 0 ? Datum() : Datum((k < 10 ? "k0" : "k") + std::to_string(k)));
   }
   const RecordBatch batch = make_batch({i, s});
   WriterOptions options;

@@ -167,8 +167,10 @@ Predicate ColumnRef::is_not_null() const {
 std::vector<std::string> Predicate::columns() const {
   std::vector<std::string> out;
   auto visit = [&](const Predicate& p, auto&& self) -> void {
-    if (!p.column.empty() && std::find(out.begin(), out.end(), p.column) == out.end())
-      out.push_back(p.column);
+    // Every leaf but TRUE/FALSE names a column, and "" is a valid name.
+    const bool reads_column = p.kind == Predicate::Kind::kCompare || p.kind == Predicate::Kind::kIn ||
+                              p.kind == Predicate::Kind::kIsNull || p.kind == Predicate::Kind::kIsNotNull;
+    if (reads_column && std::find(out.begin(), out.end(), p.column) == out.end()) out.push_back(p.column);
     for (const Predicate& child : p.children) self(child, self);
   };
   visit(*this, visit);
