@@ -9,6 +9,12 @@
 // key-value metadata; by default also its row groups, sorting columns, and
 // per column its codec, dictionary, value encoding, Bloom filter and page
 // version. Options change only what they name.
+//
+// Encryption: the input is read with the reading commands' key flags
+// (--footer-key, --column-key, --key-file, --aad-prefix); the output is
+// written in the clear unless --encrypt-footer-key is given. So the same
+// command decrypts (input keys only), encrypts (output keys only) and
+// re-keys (both).
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,9 +24,12 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "command.h"
+#include "key_options.h"
+#include "parquetry/encryption.h"
 #include "parquetry/error.h"
 #include "parquetry/io.h"
 #include "parquetry/metadata.h"
@@ -108,7 +117,87 @@ struct RewriteOptions {
   bool v2 = false;
   std::string int96_as;
   int threads = 1;
+  KeyOptions input_keys;
+  // The output's encryption (all empty: written in the clear).
+  std::string encrypt_footer_key;
+  std::string encrypt_footer_key_metadata;
+  std::vector<std::string> encrypt_column_keys;          // PATH=KEY
+  std::vector<std::string> encrypt_columns;              // PATH: with the footer key
+  std::vector<std::string> encrypt_column_key_metadata;  // PATH=TEXT
+  std::string encrypt_algorithm;
+  bool plaintext_footer = false;
+  std::string encrypt_aad_prefix;
+  bool encrypt_aad_prefix_given = false;
+  bool no_store_aad_prefix = false;
 };
+
+// Splits PATH=VALUE; the message names the flag, never the value (it may be a key).
+std::pair<std::string, std::string> split_assignment(const std::string& entry, const char* flag) {
+  const size_t equals = entry.find('=');
+  if (equals == std::string::npos || equals == 0) throw_invalid(std::string(flag) + " expects PATH=VALUE");
+  return {entry.substr(0, equals), entry.substr(equals + 1)};
+}
+
+std::string parse_flag_key(const std::string& text, const std::string& flag) {
+  try {
+    return parse_key(text);
+  } catch (const Error& e) {
+    throw_invalid(flag + ": " + e.message());
+  }
+}
+
+EncryptionCipher parse_cipher(const std::string& name) {
+  const std::string n = upper(name);
+  if (n == "GCM" || n == "AES_GCM_V1" || n == "AES-GCM") return EncryptionCipher::kAesGcm;
+  if (n == "GCM-CTR" || n == "GCM_CTR" || n == "AES_GCM_CTR_V1" || n == "AES-GCM-CTR")
+    return EncryptionCipher::kAesGcmCtr;
+  throw_invalid("--encrypt-algorithm takes GCM (AES_GCM_V1) or GCM-CTR (AES_GCM_CTR_V1), got '" + name + "'");
+}
+
+// The output's EncryptionOptions from the --encrypt-* flags; nullopt when
+// the output is written in the clear. Flags that only make sense with a
+// footer key are refused without one rather than silently ignored.
+std::optional<EncryptionOptions> output_encryption(const RewriteOptions& o) {
+  const bool other_flags = !o.encrypt_footer_key_metadata.empty() || !o.encrypt_column_keys.empty() ||
+                           !o.encrypt_columns.empty() || !o.encrypt_column_key_metadata.empty() ||
+                           !o.encrypt_algorithm.empty() || o.plaintext_footer || o.encrypt_aad_prefix_given ||
+                           o.no_store_aad_prefix;
+  if (o.encrypt_footer_key.empty()) {
+    if (other_flags)
+      throw_invalid(
+          "the --encrypt-* options, --plaintext-footer and --no-store-aad-prefix need --encrypt-footer-key");
+    return std::nullopt;
+  }
+  EncryptionOptions out;
+  out.footer_key = parse_flag_key(o.encrypt_footer_key, "--encrypt-footer-key");
+  out.footer_key_metadata = o.encrypt_footer_key_metadata;
+  if (!o.encrypt_algorithm.empty()) out.cipher = parse_cipher(o.encrypt_algorithm);
+  out.plaintext_footer = o.plaintext_footer;
+  for (const std::string& entry : o.encrypt_column_keys) {
+    auto [path, key] = split_assignment(entry, "--encrypt-column-key");
+    out.columns[path].key = parse_flag_key(key, "--encrypt-column-key " + path);
+  }
+  for (const std::string& path : o.encrypt_columns) {
+    if (out.columns.count(path) != 0)
+      throw_invalid("--encrypt-column " + path + ": the column also has --encrypt-column-key");
+    out.columns[path] = ColumnEncryption{};  // empty key: the footer key
+  }
+  for (const std::string& entry : o.encrypt_column_key_metadata) {
+    auto [path, metadata] = split_assignment(entry, "--encrypt-column-key-metadata");
+    auto column = out.columns.find(path);
+    if (column == out.columns.end()) {
+      throw_invalid("--encrypt-column-key-metadata " + path +
+                    ": the column has no --encrypt-column-key or --encrypt-column");
+    }
+    column->second.key_metadata = metadata;
+  }
+  if (o.encrypt_aad_prefix_given) out.aad_prefix = o.encrypt_aad_prefix;
+  if (o.no_store_aad_prefix) {
+    if (!out.aad_prefix) throw_invalid("--no-store-aad-prefix needs --encrypt-aad-prefix");
+    out.store_aad_prefix = false;
+  }
+  return out;
+}
 
 TimeUnit parse_int96_unit(const std::string& name) {
   const std::string n = upper(name);
@@ -163,6 +252,7 @@ bool input_uses_v2(const std::string& path, const FileMetaData& metadata) {
         if (stats.page_type == PageType::DATA_PAGE_V2) return true;
         if (stats.page_type == PageType::DATA_PAGE) return false;
       }
+      if (chunk.crypto_metadata) continue;  // encrypted page headers: not walkable in the clear
       FileSource source(path);
       PageHeaderWalker walker(source, *chunk.meta_data);
       PageHeaderAt page;
@@ -213,8 +303,10 @@ std::vector<SortingColumn> common_sorting_columns(const FileMetaData& metadata) 
 
 void run_rewrite(const RewriteOptions& o) {
   if (o.v1 && o.v2) throw_invalid("--v1 and --v2 exclude each other");
+  std::optional<EncryptionOptions> encryption = output_encryption(o);  // flag errors before any reading
   ReaderOptions reader_options;
   reader_options.int96_as_binary = true;  // INT96 copied bit for bit (or converted by the writer)
+  reader_options.decryption = o.input_keys.decryption();
   auto reader = FileReader::open(o.input, reader_options);
   const FileMetaData& input = reader->metadata();
   WriterOptions options;
@@ -250,6 +342,7 @@ void run_rewrite(const RewriteOptions& o) {
     column.dictionary.reset();  // the option decides, not the input's choice
   }
   for (const std::string& column : o.bloom) options.columns[column].bloom_filter = true;
+  options.encryption = std::move(encryption);
   auto writer = FileWriter::open(o.output, *reader->batch_schema(), options);
   Progress progress(input.num_rows);
   int64_t rows = 0;
@@ -296,6 +389,31 @@ const CommandRegistration kRewriteCommand(51, [](CLI::App& app) {
                       "Write INT96 timestamps as INT64 TIMESTAMP of this unit: MILLIS, MICROS or NANOS "
                       "(default: kept as INT96)");
   command->add_option("--threads", o->threads, "Threads encoding columns (default 1)");
+  add_key_options(command, o->input_keys);  // the input's keys
+  command->add_option("--encrypt-footer-key", o->encrypt_footer_key,
+                      "Encrypt the output: its footer key (hex or base64 of 16, 24 or 32 bytes); without "
+                      "--encrypt-column-key every column is encrypted with it");
+  command->add_option("--encrypt-footer-key-metadata", o->encrypt_footer_key_metadata,
+                      "Key metadata stored with the footer (e.g. a key id for key retrievers)");
+  command->add_option(
+      "--encrypt-column-key", o->encrypt_column_keys,
+      "PATH=KEY: encrypt this column with its own key (repeatable); columns not named stay in "
+      "the clear");
+  command->add_option("--encrypt-column", o->encrypt_columns,
+                      "PATH: encrypt this column with the footer key (repeatable); with --encrypt-column-key "
+                      "or --encrypt-column, columns not named stay in the clear");
+  command->add_option("--encrypt-column-key-metadata", o->encrypt_column_key_metadata,
+                      "PATH=TEXT: key metadata stored with that column (repeatable)");
+  command->add_option("--encrypt-algorithm", o->encrypt_algorithm,
+                      "GCM (AES_GCM_V1, default) or GCM-CTR (AES_GCM_CTR_V1)");
+  command->add_flag("--plaintext-footer", o->plaintext_footer,
+                    "Keep the output's footer in the clear, signed with the footer key");
+  command
+      ->add_option("--encrypt-aad-prefix", o->encrypt_aad_prefix,
+                   "AAD prefix bound into every module of the output")
+      ->each([o](const std::string&) { o->encrypt_aad_prefix_given = true; });
+  command->add_flag("--no-store-aad-prefix", o->no_store_aad_prefix,
+                    "Do not store the AAD prefix in the output (readers must supply it)");
   command->callback([o] { run_rewrite(*o); });
 });
 
