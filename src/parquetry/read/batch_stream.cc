@@ -90,13 +90,16 @@ bool FileReader::Impl::open_stream(GroupStream& stream, int index) {
     stats.peak_fetched_bytes = std::max(stats.peak_fetched_bytes, stream.own_bytes.held_bytes());
     bytes = &stream.own_bytes;
   }
-  const PageReaderOptions page_options{options.limits, options.verify_crc};
+  stream.crypto.resize(selected_columns.size());
   for (size_t i = 0; i < selected_columns.size(); ++i) {
     const int32_t c = selected_columns[i];
     const ColumnDescriptor& descriptor = schema->column(size_t(c));
     ErrorLocation where{source->name(), descriptor.path, index, -1, -1};
     try {
+      stream.crypto[i] = chunk_crypto(index, c);
       const ColumnMetaData& meta = chunk_meta_for(row_group.columns[size_t(c)], descriptor, where);
+      PageReaderOptions page_options{options.limits, options.verify_crc};
+      if (stream.crypto[i]) page_options.crypto = &*stream.crypto[i];
       std::unique_ptr<PageReader> pages;
       if (meta.num_values != 0) {
         pages = std::make_unique<PageReader>(*source, meta, page_options, where, &decompress_slots[size_t(c)],

@@ -95,6 +95,8 @@ FileReader::Stats FileReader::stats() const {
   return out;
 }
 
+const FileDecryptor* file_decryptor_of(const FileReader& reader) { return reader.impl_->decryptor.get(); }
+
 std::unique_ptr<BatchReader> FileReader::batches() {
   return stream_batches(impl_.get(), impl_->row_group_order());
 }
