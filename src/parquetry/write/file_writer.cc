@@ -189,8 +189,7 @@ struct FileWriter::Impl {
       columns[c]->finish(results[c], chunk_bytes);
       const int64_t start = sink->position();
       sink->write(chunk_bytes.data(), chunk_bytes.size());
-      const std::span<const uint8_t> pages = columns[c]->pages();
-      sink->write(pages.data(), pages.size());
+      columns[c]->write_pages(*sink);
       columns[c]->release_pages();
       ColumnChunk chunk;
       ColumnMetaData& meta = results[c].meta;
