@@ -149,7 +149,7 @@ void run_rewrite(const RewriteOptions& o) {
     // compressed pages at a time, so this is what its memory is measured against.
     int64_t largest_row_group = 0;
     for (const RowGroup& group : writer->metadata().row_groups)
-      largest_row_group = std::max(largest_row_group, group.total_compressed_size);
+      largest_row_group = std::max(largest_row_group, group.total_compressed_size.value_or(0));
     json.field("largest_row_group_bytes", largest_row_group);
     json.field("ms", ms);
     // The whole process: startup and the footer read are part of what a user waits for.
