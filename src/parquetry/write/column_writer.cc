@@ -917,6 +917,11 @@ void ColumnChunkWriter::write_pages(Sink& sink) const {
       [&](std::span<const uint8_t> piece) { sink.write(piece.data(), piece.size()); });
 }
 
+void ColumnChunkWriter::append_pages_to(Buffer& out) const {
+  state_->pages.for_each_piece(
+      [&](std::span<const uint8_t> piece) { out.append(piece.data(), piece.size()); });
+}
+
 int64_t ColumnChunkWriter::pages_size() const { return int64_t(state_->pages.size()); }
 
 void ColumnChunkWriter::release_pages() { state_->pages.clear(); }
