@@ -4,6 +4,7 @@
 #include <simdjson.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -257,6 +258,37 @@ TEST(CliTest, SchemaJsonDescribesNestedMaps) {
   EXPECT_EQ(std::string_view(inner_value["physical_type"]), "BOOLEAN");
   EXPECT_EQ(int64_t(inner_value["max_repetition_level"]), 2);
   EXPECT_EQ(int64_t(inner_value["max_definition_level"]), 4);
+}
+
+TEST(CliTest, RewriteJsonReportsRowGroupsAndWhatTheRunCost) {
+  const std::string output = (testing::temp_dir() / "rewritten.parquet").string();
+  RunResult result = run({"rewrite", "--json", "--row-group-size", "3",
+                          testing::parquet_testing("data/alltypes_plain.parquet").string(), output});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc = parse(parser, result.out);
+  EXPECT_EQ(int64_t(doc["rows"]), 8);
+  EXPECT_EQ(int64_t(doc["row_groups"]), 3);  // 3 + 3 + 2 rows
+  // The largest row group as stored equals the largest sum of its chunks in the footer.
+  RunResult meta = run({"meta", "--json", output});
+  ASSERT_EQ(meta.exit_code, 0) << meta.err;
+  simdjson::dom::parser meta_parser;
+  simdjson::dom::element footer = parse(meta_parser, meta.out);
+  int64_t largest = 0;
+  for (simdjson::dom::element group : simdjson::dom::array(footer["row_groups"])) {
+    int64_t bytes = 0;
+    for (simdjson::dom::element column : simdjson::dom::array(group["columns"]))
+      bytes += int64_t(column["total_compressed_size"]);
+    largest = std::max(largest, bytes);
+  }
+  EXPECT_GT(largest, 0);
+  EXPECT_EQ(int64_t(doc["largest_row_group_bytes"]), largest);
+  // The run's cost: a process maps at least its binary and heap, and faults pages in.
+  EXPECT_GT(double(doc["ms"]), 0.0);
+  EXPECT_GT(int64_t(doc["peak_rss_bytes"]), int64_t(1) << 20);
+  EXPECT_GT(int64_t(doc["minor_faults"]), 100);
+  EXPECT_GE(int64_t(doc["major_faults"]), 0);
+  EXPECT_GT(double(doc["user_seconds"]) + double(doc["kernel_seconds"]), 0.0);
 }
 
 TEST(CliTest, MetaJsonOfAlltypesPlain) {

@@ -1,7 +1,9 @@
 // `parquetry rewrite IN OUT [options]`: reads a Parquet file with FileReader
 // and writes it again with FileWriter under other writer options (codec,
 // level, row group and page sizes, encodings, dictionary, Bloom filters, page
-// version). The output appears atomically when complete.
+// version). The output appears atomically when complete. With --json it
+// prints what was written and what the run cost (wall time, peak RSS, page
+// faults, user and kernel time).
 //
 // The output keeps the input's Parquet schema element for element
 // (WriterOptions::parquet_schema: logical and converted types with their
@@ -19,6 +21,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cstdio>
 #include <limits>
 #include <memory>
@@ -35,6 +38,8 @@
 #include "parquetry/metadata.h"
 #include "parquetry/reader.h"
 #include "parquetry/schema.h"
+#include "parquetry/util/json_writer.h"
+#include "parquetry/util/process_usage.h"
 #include "parquetry/writer.h"
 
 namespace parquetry::cli {
@@ -129,6 +134,7 @@ struct RewriteOptions {
   std::string encrypt_aad_prefix;
   bool encrypt_aad_prefix_given = false;
   bool no_store_aad_prefix = false;
+  bool json = false;  // print the run's figures and resource use when done
 };
 
 // Splits PATH=VALUE; the message names the flag, never the value (it may be a key).
@@ -302,9 +308,11 @@ std::vector<SortingColumn> common_sorting_columns(const FileMetaData& metadata) 
 }
 
 void run_rewrite(const RewriteOptions& o) {
+  const auto start = std::chrono::steady_clock::now();
   if (o.v1 && o.v2) throw_invalid("--v1 and --v2 exclude each other");
   std::optional<EncryptionOptions> encryption = output_encryption(o);  // flag errors before any reading
   ReaderOptions reader_options;
+  reader_options.threads = o.threads;     // decoding the input is half of a rewrite's work
   reader_options.int96_as_binary = true;  // INT96 copied bit for bit (or converted by the writer)
   reader_options.decryption = o.input_keys.decryption();
   auto reader = FileReader::open(o.input, reader_options);
@@ -365,6 +373,23 @@ void run_rewrite(const RewriteOptions& o) {
   }
   writer->close();
   progress.finish();
+  if (o.json) {
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    JsonWriter json;
+    json.begin_object().field("rows", rows).field("row_groups", int64_t(writer->num_row_groups()));
+    // The largest row group as stored: a writer holds one row group's
+    // compressed pages at a time, so this is what its memory is measured against.
+    int64_t largest_row_group = 0;
+    for (const RowGroup& group : writer->metadata().row_groups)
+      largest_row_group = std::max(largest_row_group, group.total_compressed_size.value_or(0));
+    json.field("largest_row_group_bytes", largest_row_group);
+    json.field("ms", ms);
+    // The whole process: startup and the footer read are part of what a user waits for.
+    write_usage_fields(json, current_process_usage());
+    json.end_object();
+    std::printf("%s\n", json.str().c_str());
+  }
 }
 
 const CommandRegistration kRewriteCommand(51, [](CLI::App& app) {
@@ -388,8 +413,12 @@ const CommandRegistration kRewriteCommand(51, [](CLI::App& app) {
   command->add_option("--int96-as", o->int96_as,
                       "Write INT96 timestamps as INT64 TIMESTAMP of this unit: MILLIS, MICROS or NANOS "
                       "(default: kept as INT96)");
-  command->add_option("--threads", o->threads, "Threads encoding columns (default 1)");
-  add_key_options(command, o->input_keys);  // the input's keys
+  command->add_option("--threads", o->threads, "Threads decoding and encoding columns (default 1)");
+  command->add_flag(
+      "--json", o->json,
+      R"(print {"rows", "row_groups", "largest_row_group_bytes", "ms", "peak_rss_bytes", "minor_faults", "major_faults", )"
+      R"("user_seconds", "kernel_seconds"} when done)");
+    add_key_options(command, o->input_keys);  // the input's keys
   command->add_option("--encrypt-footer-key", o->encrypt_footer_key,
                       "Encrypt the output: its footer key (hex or base64 of 16, 24 or 32 bytes); without "
                       "--encrypt-column-key every column is encrypted with it");

@@ -205,16 +205,16 @@ struct FileWriter::Impl {
       std::optional<ModuleCrypto> crypto;
       if (encryptor) crypto = encryptor->chunk(int32_t(metadata.row_groups.size()), int32_t(c));
       if (crypto) {
+        // Encryption seals each page on its own, from one contiguous copy of the chunk.
         plain_chunk.clear();
         plain_chunk.append(chunk_bytes.data(), chunk_bytes.size());
-        const std::span<const uint8_t> pages = columns[c]->pages();
-        plain_chunk.append(pages.data(), pages.size());
-        encryptor->encrypt_pages(*crypto, plain_chunk.span(), meta, results[c].offset_index.page_locations, sealed);
+        columns[c]->append_pages_to(plain_chunk);
+        encryptor->encrypt_pages(*crypto, plain_chunk.span(), meta, results[c].offset_index.page_locations,
+                                 sealed);
         sink->write(sealed.data(), sealed.size());
       } else {
         sink->write(chunk_bytes.data(), chunk_bytes.size());
-        const std::span<const uint8_t> pages = columns[c]->pages();
-        sink->write(pages.data(), pages.size());
+        columns[c]->write_pages(*sink);
       }
       columns[c]->release_pages();
       ColumnChunk chunk;
@@ -258,7 +258,8 @@ struct FileWriter::Impl {
           if (r.bloom.empty()) continue;
           ColumnMetaData& meta = *metadata.row_groups[g].columns[c].meta_data;
           meta.bloom_filter_offset = sink->position();
-          if (std::optional<ModuleCrypto> crypto = encryptor ? encryptor->chunk(int32_t(g), int32_t(c)) : std::nullopt) {
+          if (std::optional<ModuleCrypto> crypto =
+                  encryptor ? encryptor->chunk(int32_t(g), int32_t(c)) : std::nullopt) {
             encryptor->encrypt_bloom_filter(*crypto, r.bloom.span(), sealed);
             r.bloom.clear();
             r.bloom.append(sealed.data(), sealed.size());

@@ -12,6 +12,7 @@
 
 #include "parquetry/compression/codec.h"
 #include "parquetry/encoding/plain.h"
+#include "parquetry/io.h"
 #include "parquetry/metadata.h"
 #include "parquetry/schema.h"
 #include "parquetry/table.h"
@@ -212,11 +213,15 @@ class ColumnChunkWriter {
   int64_t buffered_bytes() const;
   /// Finishes the chunk: flushes the last page, builds statistics, indexes
   /// and the Bloom filter. The chunk's bytes are `dictionary_page` (set
-  /// here, empty without a dictionary) followed by pages(); once they are
-  /// written, release_pages() empties the page buffer but keeps its memory,
-  /// so the next chunk appends into pages that are already mapped.
+  /// here, empty without a dictionary) followed by the data pages, which
+  /// write_pages() sends to a sink. release_pages() then gives their blocks
+  /// back to the shared BlockPool, where the next chunk (of any column)
+  /// finds them already mapped.
   void finish(ChunkResult& result, Buffer& dictionary_page);
-  std::span<const uint8_t> pages() const;
+  void write_pages(Sink& sink) const;
+  /// Appends the data pages to `out` (for encryption, which needs them contiguous).
+  void append_pages_to(Buffer& out) const;
+  int64_t pages_size() const;
   void release_pages();
 
   struct State;
