@@ -69,7 +69,7 @@ bool FileReader::Impl::open_stream(GroupStream& stream, int index) {
     for (size_t i = 0; i < selected_columns.size(); ++i) {
       const int32_t c = selected_columns[i];
       try {
-        plan_column(row_group, c, nullptr, plans[i], covered, unused_pages, unused_bytes);
+        plan_column(index, row_group, c, nullptr, plans[i], covered, unused_pages, unused_bytes);
       } catch (const Error& e) {
         throw e.with_location(ErrorLocation{source->name(), schema->column(size_t(c)).path, index, -1, -1});
       }
