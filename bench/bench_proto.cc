@@ -204,12 +204,14 @@ PARQUETRY_BENCH_CASE(proto_write_reflection, add_case("proto", "write_1M", "refl
                                                  .param("message", kMessages)
                                                  .param("config", kConfigs)
                                                  .single_shot()
-                                                 .baseline());
+                                                 .baseline()
+                                                 .cold());
 PARQUETRY_BENCH_CASE(proto_write_generated, add_case("proto", "write_1M", "generated",
                                                      [](CaseContext& ctx) { write_case(ctx, true); })
                                                 .param("message", kMessages)
                                                 .param("config", kConfigs)
-                                                .single_shot());
+                                                .single_shot()
+                                                .cold());
 PARQUETRY_BENCH_CASE(proto_read_reflection, add_case("proto", "read_1M", "reflection",
                                                      [](CaseContext& ctx) { read_case(ctx, false); })
                                                 .param("message", kMessages)

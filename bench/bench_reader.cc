@@ -46,11 +46,13 @@ void dictionary_own_file(CaseContext& ctx) { full_scan_of(ctx, parquetry_file(ct
 PARQUETRY_BENCH_CASE(reader_columnar_full_scan,
                      add_case("reader", "full_scan", "parquetry_columnar", columnar_full_scan)
                          .param("dataset", {"taxi", "metrics"})
-                         .param("threads", {"1", "2"}));
+                         .param("threads", {"1", "2"})
+                         .cold());
 PARQUETRY_BENCH_CASE(reader_dictionary_full_scan,
                      add_case("reader", "full_scan", "parquetry_dictionary", dictionary_full_scan)
                          .param("dataset", {"taxi", "metrics"})
-                         .param("threads", {"1", "2"}));
+                         .param("threads", {"1", "2"})
+                         .cold());
 
 PARQUETRY_BENCH_CASE(reader_own_file_peer,
                      set_table_peer("reader", "full_scan_parquetry_written",
@@ -61,10 +63,12 @@ PARQUETRY_BENCH_CASE(reader_own_file_peer,
 PARQUETRY_BENCH_CASE(reader_columnar_own_file, add_case("reader", "full_scan_parquetry_written",
                                                         "parquetry_columnar", columnar_own_file)
                                                    .param("dataset", {"taxi", "metrics"})
-                                                   .param("threads", {"1", "2"}));
+                                                   .param("threads", {"1", "2"})
+                                                   .cold());
 PARQUETRY_BENCH_CASE(reader_dictionary_own_file, add_case("reader", "full_scan_parquetry_written",
                                                           "parquetry_dictionary", dictionary_own_file)
                                                      .param("dataset", {"taxi", "metrics"})
-                                                     .param("threads", {"1", "2"}));
+                                                     .param("threads", {"1", "2"})
+                                                     .cold());
 
 }  // namespace parquetry::bench

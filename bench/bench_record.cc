@@ -192,8 +192,10 @@ void typed_structs(CaseContext& ctx) {
 }  // namespace
 
 PARQUETRY_BENCH_CASE(record_columnar,
-                     add_case("record", "taxi_full_scan", "parquetry_columnar", columnar).baseline());
-PARQUETRY_BENCH_CASE(record_rows, add_case("record", "taxi_full_scan", "parquetry_rows", generic_rows));
-PARQUETRY_BENCH_CASE(record_typed, add_case("record", "taxi_full_scan", "parquetry_typed", typed_structs));
+                     add_case("record", "taxi_full_scan", "parquetry_columnar", columnar).baseline().cold());
+PARQUETRY_BENCH_CASE(record_rows,
+                     add_case("record", "taxi_full_scan", "parquetry_rows", generic_rows).cold());
+PARQUETRY_BENCH_CASE(record_typed,
+                     add_case("record", "taxi_full_scan", "parquetry_typed", typed_structs).cold());
 
 }  // namespace parquetry::bench

@@ -49,11 +49,13 @@ void dictionary_scan(CaseContext& ctx) { filtered_scan(ctx, true); }
 PARQUETRY_BENCH_CASE(scan_filtered_scan,
                      add_case("scan", "filtered_scan", "parquetry_filtered", values_scan)
                          .param("filter", {"pu_132", "payment_3_4", "one_day", "fare_gt_0"})
-                         .param("threads", {"1", "2"}));
+                         .param("threads", {"1", "2"})
+                         .cold());
 PARQUETRY_BENCH_CASE(scan_filtered_scan_dictionary,
                      add_case("scan", "filtered_scan", "parquetry_filtered_dictionary", dictionary_scan)
                          .param("filter", {"pu_132", "payment_3_4", "one_day", "fare_gt_0"})
-                         .param("threads", {"1", "2"}));
+                         .param("threads", {"1", "2"})
+                         .cold());
 PARQUETRY_BENCH_CASE(scan_filtered_scan_peer,
                      set_table_peer("scan", "filtered_scan",
                                     PeerSpec{"duckdb",

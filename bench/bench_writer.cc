@@ -5,6 +5,13 @@
 // The peer is DuckDB's COPY ... TO of the same rows from an in-memory table
 // at one thread (bench/peers/copy_write.js); both files' folds must agree.
 // Counter: output bytes (DuckDB's file sits beside ours in the data folder).
+//
+// The rewrite table reads a taxi file and writes it again (what `parquetry
+// rewrite` does): the file parquetry wrote (row groups of ~1M rows) and the
+// file DuckDB wrote (122,880 rows), at 1 and 2 threads, snappy, default
+// writer options. The peer is DuckDB's COPY of read_parquet(...) to a file
+// with 1,048,576-row groups (bench/peers/rewrite_copy.js). Measured cold too:
+// a program rewrites a file once, so a fresh process is the usual case.
 #include <benchmark/benchmark.h>
 
 #include <cstring>
@@ -131,11 +138,56 @@ void write_taxi(CaseContext& ctx) {
   ctx.set_result(to_scan_result(scan_file(path, ReaderOptions{})));
 }
 
+std::string rewrite_input(CaseContext& ctx) {
+  // written_by=parquetry: row groups of ~1M rows; written_by=duckdb: 122,880 rows.
+  return ctx.param("written_by") == "parquetry" ? datasets::parquetry_parquet_path(data_dir(), "taxi")
+                                                : datasets::duckdb_parquet_path(data_dir(), "taxi");
+}
+
+void rewrite_taxi(CaseContext& ctx) {
+  const std::string input = rewrite_input(ctx);
+  const std::string output =
+      data_dir() + "/rewrite_parquetry_" + ctx.param("written_by") + "_" + ctx.param("threads") + ".parquet";
+  WriterOptions options;
+  options.threads = int(ctx.param_int("threads"));
+  ReaderOptions reader_options;
+  reader_options.threads = options.threads;
+  int64_t rows = 0;
+  ctx.measure([&] {
+    auto reader = FileReader::open(input, reader_options);
+    auto writer = FileWriter::open(output, *reader->batch_schema(), options);
+    auto batches = reader->batches();
+    RecordBatch batch;
+    rows = 0;
+    while (batches->next(batch)) {
+      writer->write(batch);
+      rows += batch.num_rows;
+    }
+    writer->close();
+  });
+  ctx.state().counters["rows"] = double(rows);
+  ctx.set_result(to_scan_result(scan_file(output, ReaderOptions{})));
+}
+
 }  // namespace
+
+PARQUETRY_BENCH_CASE(writer_rewrite, add_case("writer", "rewrite", "parquetry", rewrite_taxi)
+                                         .param("written_by", {"parquetry", "duckdb"})
+                                         .param("threads", {"1", "2"})
+                                         .single_shot()
+                                         .cold());
+PARQUETRY_BENCH_CASE(writer_rewrite_peer,
+                     set_table_peer("writer", "rewrite",
+                                    PeerSpec{"duckdb_copy",
+                                             "rewrite_copy.js",
+                                             {"--input", "{data_dir}/taxi.{written_by}.parquet", "--output",
+                                              "{data_dir}/rewrite_duckdb_{written_by}_{threads}.parquet",
+                                              "--threads", "{threads}"}}));
 
 PARQUETRY_BENCH_CASE(writer_taxi, add_case("writer", "taxi_write", "parquetry", write_taxi)
                                       .param("codec", {"snappy", "zstd", "gzip", "none"})
-                                      .single_shot());
+                                      .single_shot()
+                                      .cold());
 PARQUETRY_BENCH_CASE(writer_taxi_peer, set_table_peer("writer", "taxi_write",
                                                       PeerSpec{"duckdb_copy",
                                                                "copy_write.js",

@@ -20,6 +20,8 @@ parquetry_pkg(simdjson simdjson)
 parquetry_pkg(hwy libhwy)
 parquetry_pkg(cli11 CLI11)
 parquetry_pkg(protobuf protobuf)
+# OpenSSL's libcrypto: AES-GCM / AES-CTR for Parquet modular encryption.
+parquetry_pkg(crypto libcrypto)
 
 find_library(PARQUETRY_ROARING_LIB roaring REQUIRED)
 add_library(pq::roaring UNKNOWN IMPORTED GLOBAL)

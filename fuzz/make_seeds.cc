@@ -4,7 +4,7 @@
 //   make_seeds <parquet-testing dir> <output dir>
 //
 // creates <output dir>/<target>/seed-N for the targets thrift, footer, file,
-// page, variant, shredded, puffin and snappy. Each seed uses the input layout its target's
+// page, variant, shredded, puffin, snappy and encrypted. Each seed uses the input layout its target's
 // comment describes (a selector or configuration prefix, then real bytes).
 #include <snappy.h>
 
@@ -269,6 +269,55 @@ void snappy_seeds(Corpus& corpus) {
   }
 }
 
+// Iceberg table metadata and Avro manifests of the table corpus (a sibling of
+// parquet-testing under the shared test data): manifest lists get selector
+// byte 0, manifests 1 (fuzz_avro), metadata JSON as is (fuzz_iceberg_metadata).
+void iceberg_table_seeds(const fs::path& corpus_root, Corpus& corpus) {
+  std::error_code ec;
+  if (!fs::is_directory(corpus_root, ec)) return;
+  std::vector<fs::path> files;
+  for (auto it = fs::recursive_directory_iterator(corpus_root, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (it->is_regular_file()) files.push_back(it->path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const fs::path& file : files) {
+    const std::string name = file.filename().string();
+    std::ifstream in(file, std::ios::binary);
+    Bytes bytes((std::istreambuf_iterator<char>(in)), {});
+    if (name.ends_with(".avro") && name[0] != '.') {
+      Bytes seed;
+      seed.push_back(name.starts_with("snap-") || name.find("manifest-list") != std::string::npos ? 0 : 1);
+      seed.insert(seed.end(), bytes.begin(), bytes.end());
+      corpus.add("avro", seed);
+    } else if (name.ends_with(".metadata.json") && name.find(".gz.") == std::string::npos) {
+      corpus.add("iceberg_metadata", bytes);
+    }
+  }
+}
+
+// The encrypted files of parquet-testing for fuzz_encrypted, each with the
+// configuration byte that opens it (fuzz_encrypted.cc): bit 0 for the
+// 256-bit keys of data/aes256, bit 1 for the AAD prefix the *_disable_aad_storage
+// files need; once with keys given directly and once through the retriever.
+void encrypted_seeds(const fs::path& data, Corpus& corpus) {
+  std::vector<fs::path> files;
+  for (const fs::path& dir : {data, data / "aes256"}) {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+      if (entry.path().extension() == ".encrypted") files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  for (const fs::path& file : files) {
+    const Bytes bytes = read_file(file);
+    uint8_t config = file.parent_path().filename() == "aes256" ? 1 : 0;
+    if (file.filename().string().find("disable_aad_storage") != std::string::npos) config |= 2;
+    for (uint8_t retriever : {0, 4})
+      corpus.add("encrypted", with_prefix({uint8_t(config | retriever)}, bytes.data(), bytes.size()));
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -284,10 +333,12 @@ int main(int argc, char** argv) {
   }
   std::sort(files.begin(), files.end());
   for (const fs::path& file : files) parquet_seeds(file, corpus);
+  encrypted_seeds(testing / "data", corpus);
   variant_seeds(testing / "variant", corpus);
   shredded_seeds(testing / "shredded_variant", corpus);
   puffin_seeds(corpus);
   snappy_seeds(corpus);
+  iceberg_table_seeds(testing.parent_path() / "iceberg", corpus);
   corpus.report();
   return 0;
 }

@@ -11,6 +11,8 @@ PACKAGES=(
   libsnappy-dev zlib1g-dev libdeflate-dev libzstd-dev liblz4-dev libbrotli-dev
   # format helpers
   libxxhash-dev libroaring-dev libsimdjson-dev libhwy-dev
+  # modular encryption (AES-GCM / AES-CTR)
+  libssl-dev
   # protobuf <-> parquet
   libprotobuf-dev libprotoc-dev protobuf-compiler
   # tests, benchmarks, CLI

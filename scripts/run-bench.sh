@@ -25,10 +25,13 @@ case "$profile" in
   # row-group/page/codec matrix of 1M-message writes is the full profile's.
   # The footer table keeps 1,000 and 10,000 columns x 20 row groups with
   # statistics (100,000 columns and the other shapes are the full profile's).
+  # Cold figures (one operation per fresh process, docs/benchmarks.md): 3 samples of every
+  # cold() case; of the protobuf writes only Test100Int32 in the default configuration.
   quick) run_args=(--warmup 1 --measure 3 --forks 1 --time 0.05 --param config=default --param config=default_nodict
-                   --param columns=1000 --param columns=10000 --param row_groups=20 --param statistics=on) ;;
+                   --param columns=1000 --param columns=10000 --param row_groups=20 --param statistics=on
+                   --cold 3 --cold-filter '^(reader|scan|record|writer)\.|^proto\.write_1M:[a-z]+/message=Test100Int32/config=default$') ;;
   # JMH-like: several forks, longer iterations.
-  full) run_args=(--warmup 5 --measure 10 --forks 3 --time 1) ;;
+  full) run_args=(--warmup 5 --measure 10 --forks 3 --time 1 --cold 5) ;;
   *) echo "usage: $0 [quick|full]" >&2; exit 2 ;;
 esac
 

@@ -7,6 +7,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -46,6 +47,8 @@ struct Options {
   int warmup = 3;
   int measure = 5;
   int forks = 1;
+  int cold = 0;             // cold samples per cold() case (fresh process each)
+  std::string cold_filter;  // only cold() cases whose name matches are measured cold
   bool interleave = false;  // forks of all selected cases round-robin
   double iteration_seconds = 0.5;
   std::string data_dir;
@@ -77,6 +80,9 @@ struct ChildRep {
   double cpu_seconds = 0;
   double alloc_bytes = -1;
   double allocs = -1;
+  double minor_faults = -1;
+  double kernel_seconds = -1;
+  double rss_before_kb = -1;
   std::string error;
 };
 
@@ -90,6 +96,9 @@ std::string child_json(const std::vector<ChildRep>& reps, const std::string& err
     out.key("cpu_seconds").value(r.cpu_seconds);
     out.key("alloc_bytes").value(r.alloc_bytes);
     out.key("allocs").value(r.allocs);
+    out.key("minor_faults").value(r.minor_faults);
+    out.key("kernel_seconds").value(r.kernel_seconds);
+    out.key("rss_before_kb").value(r.rss_before_kb);
     out.end_object();
   }
   out.end_array();
@@ -146,6 +155,13 @@ class CollectingReporter : public benchmark::BenchmarkReporter {
       rep.real_seconds = run.real_accumulated_time;
       rep.cpu_seconds = run.cpu_accumulated_time;
       if (run.error_occurred) rep.error = run.error_message;
+      auto counter = [&](const char* name) {
+        auto it = run.counters.find(name);
+        return it == run.counters.end() ? -1.0 : it->second.value;
+      };
+      rep.minor_faults = counter("pq_minor_faults");
+      rep.kernel_seconds = counter("pq_kernel_seconds");
+      rep.rss_before_kb = counter("pq_rss_before_kb");
       auto bytes = run.counters.find("pq_alloc_bytes");
       auto allocs = run.counters.find("pq_allocs");
       if (bytes != run.counters.end() && allocs != run.counters.end()) {
@@ -308,9 +324,12 @@ struct PeerRun {
   std::optional<ScanResult> result;
   std::string version;
   long peak_rss_kb = 0;
+  long minor_faults = 0;
+  double kernel_seconds = 0;
 };
 
-PeerRun run_peer(const Options& options, const TablePeer& peer, const Params& params) {
+// Runs the peer once with `warmup` + `reps` timed queries in its process.
+PeerRun run_peer(const Options& options, const TablePeer& peer, const Params& params, int warmup, int reps) {
   PeerRun run;
   std::vector<std::string> argv;
   if (fs::path(peer.spec.script).is_absolute()) {
@@ -323,8 +342,7 @@ PeerRun run_peer(const Options& options, const TablePeer& peer, const Params& pa
     for (const auto& [key, value] : params) arg = replace_all(arg, "{" + key + "}", value);
     argv.push_back(arg);
   }
-  argv.insert(argv.end(), {"--warmup", std::to_string(options.warmup), "--reps",
-                           std::to_string(std::max(1, options.measure * options.forks))});
+  argv.insert(argv.end(), {"--warmup", std::to_string(warmup), "--reps", std::to_string(std::max(1, reps))});
   std::string command;
   for (const std::string& a : argv) command += (command.empty() ? "" : " ") + a;
   std::cerr << "# Peer: " << command << "\n";
@@ -336,6 +354,8 @@ PeerRun run_peer(const Options& options, const TablePeer& peer, const Params& pa
     return run;
   }
   run.peak_rss_kb = process.peak_rss_kb;
+  run.minor_faults = process.minor_faults;
+  run.kernel_seconds = process.kernel_seconds;
   if (process.exit_code != 0) {
     run.message = "peer " + exit_text(process.exit_code) + ": " + command;
     return run;
@@ -364,6 +384,35 @@ PeerRun run_peer(const Options& options, const TablePeer& peer, const Params& pa
   }
   run.ok = true;
   return run;
+}
+
+// Marks the rows of `params` verified when their result equals the peer's,
+// failed otherwise: a case's timing only counts when its answer is right.
+void check_against_peer(std::vector<Row>& rows, const Params& params, const PeerRun& run,
+                        const std::string& peer_name) {
+  for (Row& row : rows) {
+    if (row.is_peer || row.params != params || !row.ok) continue;
+    const std::string& result_json = row.result_json;
+    if (!run.ok) {
+      row.ok = false;
+      row.message = "peer " + peer_name + " failed, result cannot be checked";
+    } else if (!run.result) {
+      row.ok = false;
+      row.message = "peer " + peer_name + " printed no result";
+    } else if (result_json.empty()) {
+      row.ok = false;
+      row.message = "case reported no result (CaseContext::set_result) to compare with " + peer_name;
+    } else {
+      const auto diffs = compare_scan_results(scan_result_from_json(result_json), *run.result);
+      if (diffs.empty()) {
+        row.verified = true;
+      } else {
+        row.ok = false;
+        row.message = "RESULT MISMATCH with " + peer_name + ":";
+        for (const std::string& d : diffs) row.message += "\n    " + d;
+      }
+    }
+  }
 }
 
 // A case's row while its forks run: the measured samples go into `row`,
@@ -476,6 +525,182 @@ Row run_case(const Options& options, const CaseInfo& info, const std::string& se
   return finish_case(std::move(run));
 }
 
+// ------------------------------------------------------------ cold samples
+
+// The cold table beside a table: "reader.full_scan" -> "reader.full_scan_cold".
+std::string cold_table(const std::string& table) { return table + "_cold"; }
+
+double median_of(std::vector<double> values) {
+  if (values.empty()) return -1;
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+// A cold row while its samples run: every sample is a fresh process.
+struct ColdRun {
+  const CaseInfo* info = nullptr;  // null for the peer's row
+  Row row;
+  std::vector<double> faults, kernel;
+};
+
+ColdRun start_cold(const CaseInfo& info) {
+  ColdRun run;
+  run.info = &info;
+  Row& row = run.row;
+  row.table = cold_table(info.table);
+  row.benchmark = row.table + info.full_name.substr(info.table.size());
+  row.suite = info.suite;
+  row.case_name = info.case_name;
+  row.params = info.params;
+  row.params_text = info.params_text;
+  row.baseline = info.baseline ? "self" : "api";
+  row.mode = "cold";
+  return run;
+}
+
+// One cold sample: a fresh child runs the case's setup and then its op once
+// (one repetition of one iteration, no warmup). The child reports the op's
+// time and the faults and kernel time it caused; the peak RSS is the child's.
+void run_cold_sample(const Options& options, const std::string& self, ColdRun& run, int sample) {
+  Row& row = run.row;
+  if (!row.ok) return;
+  const CaseInfo& info = *run.info;
+  std::cerr << "# Cold " << sample << "/" << options.cold << ": " << info.full_name << "\n";
+  const std::string out_path =
+      (fs::temp_directory_path() / ("parquetry-bench-" + std::to_string(getpid()) + "-cold.json")).string();
+  std::vector<std::string> argv = {self,
+                                   "--child",
+                                   out_path,
+                                   "--case",
+                                   info.full_name,
+                                   "--benchmark_repetitions=1",
+                                   "--benchmark_min_time=0.000000001"};
+  for (const std::string& flag : options.passthrough) argv.push_back(flag);
+  fs::remove(out_path);
+  const ProcessResult process = run_process(argv, false);
+  std::string text;
+  try {
+    text = read_file(out_path);
+    fs::remove(out_path);
+  } catch (const std::exception&) {
+    row.ok = false;
+    row.message =
+        "cold sample " + std::to_string(sample) + " " + exit_text(process.exit_code) + " without a result";
+    return;
+  }
+  simdjson::dom::parser parser;
+  simdjson::padded_string padded(text);
+  simdjson::dom::element doc = parser.parse(padded);
+  const std::string error(std::string_view(doc["error"].get_string().value()));
+  if (!error.empty() || process.exit_code != 0) {
+    row.ok = false;
+    row.message = error.empty() ? "cold sample " + exit_text(process.exit_code) : error;
+    return;
+  }
+  simdjson::dom::array reps = doc["reps"].get_array();
+  if (reps.size() != 1) {
+    row.ok = false;
+    row.message = "cold sample ran " + std::to_string(reps.size()) + " repetitions, not 1";
+    return;
+  }
+  simdjson::dom::element rep = reps.at(0);
+  const double iterations = rep["iterations"].get_double();
+  if (iterations != 1) {
+    row.ok = false;
+    row.message = "cold sample ran " + format_double(iterations) + " iterations, not 1";
+    return;
+  }
+  row.samples_ns.push_back(rep["real_seconds"].get_double() * 1e9);
+  run.faults.push_back(rep["minor_faults"].get_double());
+  run.kernel.push_back(rep["kernel_seconds"].get_double());
+  row.peak_rss_kb = std::max(row.peak_rss_kb, process.peak_rss_kb);
+  simdjson::dom::element result = doc["result"];
+  if (!result.is_null() && row.result_json.empty()) row.result_json = simdjson::to_string(result);
+}
+
+Row finish_cold(ColdRun&& run) {
+  Row row = std::move(run.row);
+  if (!row.ok) return row;
+  row.summary = summarize(row.samples_ns);
+  row.minor_faults = median_of(run.faults);
+  row.kernel_seconds = median_of(run.kernel);
+  return row;
+}
+
+// The cold table of `table`: N samples of each cold() case and of the
+// peer's first query in a fresh process, interleaved sample by sample so a
+// machine whose speed drifts weighs on every row alike.
+std::vector<Row> run_cold_table(const Options& options, const std::string& self, const std::string& table,
+                                const std::vector<const CaseInfo*>& cases,
+                                std::set<std::string>& peer_versions) {
+  std::vector<ColdRun> runs;
+  for (const CaseInfo* info : cases) runs.push_back(start_cold(*info));
+  const TablePeer* peer = options.no_peers ? nullptr : peer_of(table);
+  std::vector<Params> combos;
+  for (const CaseInfo* info : cases) {
+    if (std::find(combos.begin(), combos.end(), info->params) == combos.end()) combos.push_back(info->params);
+  }
+  struct PeerCold {
+    Params params;
+    Row row;
+    std::vector<double> faults, kernel;
+    PeerRun first;  // the first sample's answer, checked against ours
+  };
+  std::vector<PeerCold> peers;
+  if (peer != nullptr) {
+    for (const Params& params : combos) {
+      PeerCold p;
+      p.params = params;
+      Row& row = p.row;
+      row.suite = cases.front()->suite;
+      row.table = cold_table(table);
+      row.case_name = peer->spec.name;
+      row.params = params;
+      for (const auto& [k, v] : params) row.params_text += (row.params_text.empty() ? "" : " ") + k + "=" + v;
+      row.benchmark = row.table + ":" + peer->spec.name;
+      for (const auto& [k, v] : params) row.benchmark += "/" + k + "=" + v;
+      row.engine = peer->spec.name;
+      row.is_peer = true;
+      row.mode = "cold";
+      peers.push_back(std::move(p));
+    }
+  }
+  for (int sample = 1; sample <= options.cold; ++sample) {
+    for (ColdRun& run : runs) run_cold_sample(options, self, run, sample);
+    for (PeerCold& p : peers) {
+      if (!p.row.ok) continue;
+      // A fresh process with one timed query and no warmup: the first query.
+      PeerRun run = run_peer(options, *peer, p.params, 0, 1);
+      if (!run.version.empty()) peer_versions.insert(peer->spec.name + " " + run.version);
+      if (!run.ok || run.timings_ns.size() != 1) {
+        p.row.ok = false;
+        p.row.message = run.ok ? "peer printed " + std::to_string(run.timings_ns.size()) + " timings, not 1"
+                               : run.message;
+        if (sample == 1) p.first = std::move(run);
+        continue;
+      }
+      p.row.samples_ns.push_back(run.timings_ns[0]);
+      p.faults.push_back(double(run.minor_faults));
+      p.kernel.push_back(run.kernel_seconds);
+      p.row.peak_rss_kb = std::max(p.row.peak_rss_kb, run.peak_rss_kb);
+      if (sample == 1) p.first = std::move(run);
+    }
+  }
+  std::vector<Row> rows;
+  for (ColdRun& run : runs) rows.push_back(finish_cold(std::move(run)));
+  for (PeerCold& p : peers) {
+    check_against_peer(rows, p.params, p.first, peer->spec.name);
+    if (p.row.ok) {
+      p.row.summary = summarize(p.row.samples_ns);
+      p.row.minor_faults = median_of(p.faults);
+      p.row.kernel_seconds = median_of(p.kernel);
+    }
+    rows.push_back(std::move(p.row));
+  }
+  return rows;
+}
+
 void print_usage() {
   std::cout <<
       R"(parquetry_bench: JMH-style runner over the Google Benchmark suites (docs/benchmarks.md)
@@ -494,6 +719,10 @@ options:
   --warmup N            warmup repetitions per fork (3)
   --measure N           measured repetitions per fork (5)
   --forks N             separate processes per case (1)
+  --cold N              also measure every cold() case cold: N samples, each one operation
+                        in a fresh process, beside the peer's first query in a fresh
+                        process; printed as "<table>_cold" after each table (0: off)
+  --cold-filter REGEX   only cold() cases whose name matches are measured cold
   --interleave          run fork 1 of every selected case, then fork 2 of each, ...: a
                         machine whose speed drifts then weighs on every case alike (compare
                         two of our own cases side by side; peers still run per table after)
@@ -534,6 +763,10 @@ Options parse_options(int argc, char** argv) {
       o.measure = std::max(1, std::stoi(need(i)));
     } else if (a == "--forks") {
       o.forks = std::max(1, std::stoi(need(i)));
+    } else if (a == "--cold") {
+      o.cold = std::max(0, std::stoi(need(i)));
+    } else if (a == "--cold-filter") {
+      o.cold_filter = need(i);
     } else if (a == "--interleave") {
       o.interleave = true;
     } else if (a == "--time") {
@@ -611,8 +844,8 @@ int run_orchestrator(const Options& options, const std::string& self) {
   RunResults results;
   results.created = utc_now();
   results.settings =
-      RunSettings{options.profile,           options.warmup,       options.measure, options.forks,
-                  options.iteration_seconds, options.mode_override};
+      RunSettings{options.profile,           options.warmup,        options.measure, options.forks,
+                  options.iteration_seconds, options.mode_override, options.cold};
   results.machine = gather_machine_facts(options.source_dir, options.node);
   results.datasets = dataset_facts(options.data_dir);
 
@@ -676,7 +909,7 @@ int run_orchestrator(const Options& options, const std::string& self) {
         peer_row.engine = peer->spec.name;
         peer_row.is_peer = true;
         peer_row.mode = "avgt";
-        PeerRun run = run_peer(options, *peer, params);
+        PeerRun run = run_peer(options, *peer, params, options.warmup, options.measure * options.forks);
         peer_row.peak_rss_kb = run.peak_rss_kb;
         if (!run.version.empty()) peer_versions.insert(peer->spec.name + " " + run.version);
         if (!run.ok) {
@@ -688,30 +921,7 @@ int run_orchestrator(const Options& options, const std::string& self) {
           peer_row.summary = summarize(run.timings_ns);
         }
         // A case's timing only counts when its answer equals the peer's.
-        for (Row& row : rows) {
-          if (row.is_peer || row.params != params || !row.ok) continue;
-          const std::string& result_json = row.result_json;
-          if (!run.ok) {
-            row.ok = false;
-            row.message = "peer " + peer->spec.name + " failed, result cannot be checked";
-          } else if (!run.result) {
-            row.ok = false;
-            row.message = "peer " + peer->spec.name + " printed no result";
-          } else if (result_json.empty()) {
-            row.ok = false;
-            row.message =
-                "case reported no result (CaseContext::set_result) to compare with " + peer->spec.name;
-          } else {
-            const auto diffs = compare_scan_results(scan_result_from_json(result_json), *run.result);
-            if (diffs.empty()) {
-              row.verified = true;
-            } else {
-              row.ok = false;
-              row.message = "RESULT MISMATCH with " + peer->spec.name + ":";
-              for (const std::string& d : diffs) row.message += "\n    " + d;
-            }
-          }
-        }
+        check_against_peer(rows, params, run, peer->spec.name);
         rows.push_back(std::move(peer_row));
       }
     }
@@ -726,6 +936,31 @@ int run_orchestrator(const Options& options, const std::string& self) {
     std::cout << "\n== " << table << " (" << format_double(std::round(table_seconds * 10) / 10) << " s)\n"
               << format_table(view) << std::flush;
     for (Row& row : rows) results.rows.push_back(std::move(row));
+
+    std::vector<const CaseInfo*> cold_cases;
+    for (const CaseInfo* info : by_table[table]) {
+      if (info->cold && options.cold > 0 &&
+          (options.cold_filter.empty() || regex_matches(options.cold_filter, info->full_name))) {
+        cold_cases.push_back(info);
+      }
+    }
+    if (!cold_cases.empty()) {
+      const auto cold_start = std::chrono::steady_clock::now();
+      std::vector<Row> cold_rows = run_cold_table(options, self, table, cold_cases, peer_versions);
+      assign_baselines(cold_rows);
+      std::vector<const Row*> cold_view;
+      for (const Row& row : cold_rows) {
+        cold_view.push_back(&row);
+        if (!row.ok) ++failures;
+      }
+      const double cold_seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - cold_start).count();
+      std::cout
+          << "\n== " << cold_table(table) << " (" << format_double(std::round(cold_seconds * 10) / 10)
+          << " s; one op per fresh process, faults and kernel time of the op, a peer's of its process)\n"
+          << format_table(cold_view) << std::flush;
+      for (Row& row : cold_rows) results.rows.push_back(std::move(row));
+    }
   }
   std::cout << "\n# " << cases.size() << " cases in "
             << format_double(std::round(

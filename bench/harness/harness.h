@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "alloc_counter.h"
+#include "parquetry/util/process_usage.h"
 #include "scan_result.h"
 
 namespace parquetry::bench {
@@ -69,6 +70,7 @@ class CaseContext {
 
   benchmark::State& state_;
   const Params& params_;
+  ProcessUsage start_usage_;
 };
 
 using CaseBody = std::function<void(CaseContext&)>;
@@ -82,6 +84,12 @@ class CaseBuilder {
   CaseBuilder& single_shot();
   /// The row the table's ratio column divides by when the table has no peer.
   CaseBuilder& baseline();
+  /// Also measured cold when the run asks for it (--cold N): N samples, each
+  /// one operation in a fresh process (setup, then one call of the measured
+  /// op), with the op's minor faults and kernel time and the process's peak
+  /// RSS; the table's peer runs N times in fresh processes too (its first
+  /// query). For cases whose op is what a program does once: scans, writes.
+  CaseBuilder& cold();
 
   struct Spec;
   explicit CaseBuilder(Spec* spec) : spec_(spec) {}

@@ -51,6 +51,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, bool capture_std
     if (errno != EINTR) throw std::runtime_error("wait4: " + std::string(strerror(errno)));
   }
   result.peak_rss_kb = usage.ru_maxrss;
+  result.minor_faults = usage.ru_minflt;
+  result.kernel_seconds = double(usage.ru_stime.tv_sec) + double(usage.ru_stime.tv_usec) * 1e-6;
   if (WIFEXITED(status)) {
     result.exit_code = WEXITSTATUS(status);
   } else if (WIFSIGNALED(status)) {

@@ -8,9 +8,11 @@
 namespace parquetry::bench {
 
 struct ProcessResult {
-  int exit_code = -1;    ///< exit status, or 128 + signal when killed
-  std::string out;       ///< everything written to stdout (when captured)
-  long peak_rss_kb = 0;  ///< ru_maxrss of the child
+  int exit_code = -1;         ///< exit status, or 128 + signal when killed
+  std::string out;            ///< everything written to stdout (when captured)
+  long peak_rss_kb = 0;       ///< ru_maxrss of the child
+  long minor_faults = 0;      ///< ru_minflt of the child (its whole life)
+  double kernel_seconds = 0;  ///< ru_stime of the child
 };
 
 /// Runs argv[0] (searched in PATH) with the given arguments; stderr is passed

@@ -78,6 +78,11 @@ CaseBuilder& CaseBuilder::baseline() {
   return *this;
 }
 
+CaseBuilder& CaseBuilder::cold() {
+  spec_->cold = true;
+  return *this;
+}
+
 void set_table_peer(std::string suite, std::string table, PeerSpec peer) {
   table_peers().push_back(TablePeer{std::move(suite), std::move(table), std::move(peer)});
 }
@@ -103,6 +108,7 @@ void register_api_cases() {
       info.api = true;
       info.single_shot = spec.single_shot;
       info.baseline = spec.baseline;
+      info.cold = spec.cold;
       info.full_name = info.table + ":" + spec.name;
       for (const auto& [key, value] : params) {
         info.full_name += "/" + key + "=" + value;
@@ -172,12 +178,23 @@ const std::string& CaseContext::param(std::string_view name) const {
 
 int64_t CaseContext::param_int(std::string_view name) const { return std::stoll(param(name)); }
 
-void CaseContext::begin_measure() { reset_alloc_counters(); }
+void CaseContext::begin_measure() {
+  reset_alloc_counters();
+  start_usage_ = current_process_usage();
+}
 
 void CaseContext::end_measure() {
+  const ProcessUsage spent = usage_between(start_usage_, current_process_usage());
   const AllocCounts counts = read_alloc_counters();
   state_.counters["pq_alloc_bytes"] = benchmark::Counter(static_cast<double>(counts.bytes));
   state_.counters["pq_allocs"] = benchmark::Counter(static_cast<double>(counts.allocations));
+  // Faults and kernel time of the measured loop alone (setup excluded), and
+  // the peak RSS the process had reached before it: a cold run reports what
+  // the operation itself cost the kernel.
+  state_.counters["pq_minor_faults"] = benchmark::Counter(static_cast<double>(spent.minor_faults));
+  state_.counters["pq_kernel_seconds"] = benchmark::Counter(spent.kernel_seconds);
+  state_.counters["pq_rss_before_kb"] =
+      benchmark::Counter(static_cast<double>(start_usage_.peak_rss_bytes / 1024));
 }
 
 void CaseContext::set_result(ScanResult result) { record_case_result(std::move(result)); }

@@ -20,6 +20,7 @@ struct CaseBuilder::Spec {
   std::vector<std::pair<std::string, std::vector<std::string>>> params;
   bool single_shot = false;
   bool baseline = false;
+  bool cold = false;
 };
 
 struct TablePeer {
@@ -39,6 +40,7 @@ struct CaseInfo {
   bool api = false;
   bool single_shot = false;
   bool baseline = false;
+  bool cold = false;  ///< also measured cold (--cold N): one operation per fresh process
 };
 
 std::deque<CaseBuilder::Spec>& case_specs();

@@ -129,6 +129,20 @@ std::string format_table(const std::vector<const Row*>& rows) {
          row->is_peer ? "-" : count_text(row->allocs_per_op),
          row->peak_rss_kb > 0 ? bytes_text(static_cast<double>(row->peak_rss_kb) * 1024) : "-", ratio});
   }
+  // Cold tables add the op's minor faults and kernel time.
+  bool usage = false;
+  for (const Row* row : rows) usage = usage || row->minor_faults >= 0;
+  std::vector<bool> right = {false, false, false, true, true, false, true, false, true, true, true, true};
+  if (usage) {
+    header.insert(header.end(), {"faults/op", "sys s/op"});
+    right.insert(right.end(), {true, true});
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const Row* row = rows[i];
+      const bool have = row->ok && row->minor_faults >= 0;
+      cells[i].push_back(have ? fixed(row->minor_faults, 0) : "-");
+      cells[i].push_back(have && row->kernel_seconds >= 0 ? fixed(row->kernel_seconds, 3) : "-");
+    }
+  }
   std::vector<size_t> widths(header.size(), 0);
   for (size_t c = 0; c < header.size(); ++c) {
     widths[c] = header[c].size();
@@ -136,8 +150,6 @@ std::string format_table(const std::vector<const Row*>& rows) {
   }
   // "±" is 2 bytes but one column wide.
   if (widths[5] > 0) widths[5] = 1;
-  const std::vector<bool> right = {false, false, false, true, true, false,
-                                   true,  false, true,  true, true, true};
   std::ostringstream out;
   auto emit = [&](const std::vector<std::string>& line) {
     std::string text;
@@ -171,6 +183,7 @@ std::string results_to_json(const RunResults& results) {
   out.key("forks").value(results.settings.forks);
   out.key("iteration_seconds").value(results.settings.iteration_seconds);
   out.key("mode_override").value(results.settings.mode_override);
+  out.key("cold").value(results.settings.cold);
   out.end_object();
   const MachineFacts& m = results.machine;
   out.key("machine").begin_object();
@@ -233,6 +246,10 @@ std::string results_to_json(const RunResults& results) {
     out.key("allocs_per_op");
     r.allocs_per_op < 0 ? out.null() : out.value(r.allocs_per_op);
     out.key("peak_rss_kb").value(static_cast<int64_t>(r.peak_rss_kb));
+    out.key("minor_faults");
+    r.minor_faults < 0 ? out.null() : out.value(r.minor_faults);
+    out.key("kernel_seconds");
+    r.kernel_seconds < 0 ? out.null() : out.value(r.kernel_seconds);
     out.key("baseline").value(r.baseline);
     out.key("ratio_vs_baseline");
     r.ratio > 0 ? out.value(r.ratio) : out.null();
@@ -267,6 +284,8 @@ std::vector<Row> rows_from_json_file(const std::string& path) {
       r.summary.error = num_or(c, "error_ns", NAN);
       r.bytes_per_op = num_or(c, "bytes_per_op", -1);
       r.allocs_per_op = num_or(c, "allocs_per_op", -1);
+      r.minor_faults = num_or(c, "minor_faults", -1);
+      r.kernel_seconds = num_or(c, "kernel_seconds", -1);
       rows.push_back(std::move(r));
     }
   } catch (const simdjson::simdjson_error& e) {

@@ -26,6 +26,11 @@ struct Row {
   double bytes_per_op = -1;        ///< -1 when not measured (peers)
   double allocs_per_op = -1;
   long peak_rss_kb = 0;
+  /// Cold rows (mode "cold"): median minor page faults and kernel seconds of
+  /// one operation (ours: the op alone; a peer's: its whole fresh process,
+  /// runtime start included); -1 when not measured.
+  double minor_faults = -1;
+  double kernel_seconds = -1;
   std::string baseline;  ///< benchmark name of the row the ratio divides by
   double ratio = 0;      ///< baseline score / this score (>1: faster than baseline); 0 when none
   bool ok = true;
@@ -44,6 +49,7 @@ struct RunSettings {
   int warmup = 0, measure = 0, forks = 0;
   double iteration_seconds = 0;
   std::string mode_override;
+  int cold = 0;  ///< cold samples per cold() case (0: none measured)
 };
 
 struct RunResults {

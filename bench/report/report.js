@@ -115,7 +115,7 @@ function suiteChart(suite, cases) {
 }
 
 function suiteTable(cases) {
-  const head = ['Benchmark', '(params)', 'Mode', 'Cnt', 'Score', 'Error', 'Units', 'alloc/op', 'allocs/op', 'peak RSS', 'x vs baseline'];
+  const head = ['Benchmark', '(params)', 'Mode', 'Cnt', 'Score', 'Error', 'Units', 'alloc/op', 'allocs/op', 'peak RSS', 'x vs baseline', 'faults/op', 'sys/op'];
   const lines = [];
   for (const [, rows] of groupBy(cases, (c) => c.table)) {
     const unit = unitFor(rows);
@@ -124,11 +124,65 @@ function suiteTable(cases) {
       lines.push(`<tr class="${ok ? '' : 'failed'}"><td>${escapeHtml(r.table + ':' + r.case)}</td><td>${escapeHtml(r.params_text)}</td><td>${r.mode}</td><td>${r.cnt}</td>` +
         `<td>${ok ? fmt(r.score_ns / unit.ns) : 'FAILED'}</td><td>${ok && Number.isFinite(r.error_ns) ? '± ' + fmt(r.error_ns / unit.ns, 3, r.score_ns / unit.ns) : ''}</td><td>${unit.name}</td>` +
         `<td>${r.peer ? '-' : fmtBytes(r.bytes_per_op)}</td><td>${r.peer || r.allocs_per_op === null ? '-' : fmt(r.allocs_per_op, 1)}</td><td>${fmtBytes(r.peak_rss_kb * 1024)}</td>` +
-        `<td>${r.baseline === r.benchmark ? '(base)' : Number.isFinite(r.ratio_vs_baseline) ? r.ratio_vs_baseline.toFixed(2) + 'x' : ''}</td></tr>` +
-        (ok ? '' : `<tr class="failed"><td colspan="11"><pre>${escapeHtml(r.message)}</pre></td></tr>`));
+        `<td>${r.baseline === r.benchmark ? '(base)' : Number.isFinite(r.ratio_vs_baseline) ? r.ratio_vs_baseline.toFixed(2) + 'x' : ''}</td>` +
+        `<td>${Number.isFinite(r.minor_faults) ? Math.round(r.minor_faults) : '-'}</td><td>${Number.isFinite(r.kernel_seconds) ? r.kernel_seconds.toFixed(3) + ' s' : '-'}</td></tr>` +
+        (ok ? '' : `<tr class="failed"><td colspan="13"><pre>${escapeHtml(r.message)}</pre></td></tr>`));
     }
   }
   return `<table class="results"><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>${lines.join('')}</tbody></table>`;
+}
+
+/**
+ * Cold rows (mode "cold": one operation per fresh process) beside the warm
+ * rows of the same case and parameters: one entry per cold row, ours and the
+ * peer's, with the warm score, the ratio to the peer in each mode and the
+ * cold run's peak RSS, minor faults and kernel time.
+ */
+function coldAndWarm(results) {
+  const warmByKey = new Map();
+  for (const c of results.cases) {
+    if (c.mode !== 'cold') warmByKey.set(`${c.table}\n${c.case}\n${c.params_text}`, c);
+  }
+  const entries = [];
+  for (const cold of results.cases.filter((c) => c.mode === 'cold')) {
+    const warmTable = cold.table.replace(/_cold$/, '');
+    const warm = warmByKey.get(`${warmTable}\n${cold.case}\n${cold.params_text}`);
+    entries.push({ cold, warm, table: warmTable });
+  }
+  return entries;
+}
+
+function fmtSeconds(ns) {
+  if (!Number.isFinite(ns)) return '';
+  if (ns >= 1e9) return `${(ns / 1e9).toFixed(2)} s`;
+  if (ns >= 1e6) return `${(ns / 1e6).toFixed(1)} ms`;
+  return `${(ns / 1e3).toFixed(1)} us`;
+}
+
+function ratioText(row) {
+  if (!row || row.status !== 'ok') return row ? 'FAILED' : '-';
+  if (row.baseline === row.benchmark) return '(base)';
+  return Number.isFinite(row.ratio_vs_baseline) ? `${row.ratio_vs_baseline.toFixed(2)}x` : '';
+}
+
+const COLD_HEAD = ['Benchmark', '(params)', 'warm', 'x vs baseline warm', 'cold', 'x vs baseline cold', 'cold peak RSS', 'cold faults/op', 'cold sys/op'];
+
+function coldCells(entry) {
+  const { cold, warm } = entry;
+  const ok = cold.status === 'ok';
+  return [`${entry.table}:${cold.case}${cold.peer ? ' (peer)' : ''}`, cold.params_text,
+    warm && warm.status === 'ok' ? fmtSeconds(warm.score_ns) : '-', ratioText(warm),
+    ok ? fmtSeconds(cold.score_ns) : 'FAILED', ratioText(cold), fmtBytes(cold.peak_rss_kb * 1024),
+    ok && Number.isFinite(cold.minor_faults) ? String(Math.round(cold.minor_faults)) : '-',
+    ok && Number.isFinite(cold.kernel_seconds) ? `${cold.kernel_seconds.toFixed(3)} s` : '-'];
+}
+
+function coldTable(results) {
+  const entries = coldAndWarm(results);
+  if (!entries.length) return '';
+  const rows = entries.map((e) => `<tr class="${e.cold.status === 'ok' ? '' : 'failed'}">${coldCells(e).map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`);
+  return `<h2>Cold and warm</h2><p>Warm: the case repeated in one process (median per op). Cold: ${results.settings.cold} samples, each one operation in a fresh process (our faults and kernel time are the operation's own; a peer's cover its whole fresh process, runtime start included). Peak RSS is the fresh process's.</p>` +
+    `<table class="results cold"><thead><tr>${COLD_HEAD.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 function keyValueTable(object) {
@@ -158,6 +212,7 @@ ${results.settings.warmup} warmup + ${results.settings.measure} measured repetit
 Score = median time per operation; error = 99.9% confidence half-width (Student t); bars show score with error whiskers; ratio = baseline score / case score.</p>
 <h2>Machine</h2>${keyValueTable(results.machine)}
 <h2>Datasets</h2><table><tr><th>name</th><th>rows</th><th>size</th><th>params</th><th>content checksum</th><th>file checksum</th></tr>${datasets}</table>
+${coldTable(results)}
 ${sections.join('\n')}
 </body></html>
 `;
@@ -170,7 +225,18 @@ function markdown(results) {
   lines.push(`Generated by \`scripts/run-bench.sh ${results.settings.profile}\` on ${results.created}: ${m.cpu_model}, ${m.cores} cores, ${m.compiler}, commit \`${(m.git_commit || '').slice(0, 12)}\`${m.git_dirty ? ' (dirty)' : ''}, peers: ${m.peers || 'none'}${m.load_average ? `, load average ${m.load_average}` : ''}.`);
   lines.push(`${results.cases.length} cases, ${failed.length} failed; ${results.settings.warmup} warmup + ${results.settings.measure} measured repetitions x ${results.settings.forks} fork(s).`);
   lines.push('');
-  for (const [suite, cases] of groupBy(results.cases, (c) => c.suite)) {
+  const cold = coldAndWarm(results);
+  if (cold.length) {
+    lines.push('#### cold and warm');
+    lines.push('');
+    lines.push(`Warm: the case repeated in one process. Cold: ${results.settings.cold} samples, each one operation in a fresh process; our faults and kernel time are the operation's own, a peer's cover its whole fresh process (runtime start included); peak RSS is the fresh process's.`);
+    lines.push('');
+    lines.push(`| ${COLD_HEAD.join(' | ')} |`);
+    lines.push(`|${COLD_HEAD.map(() => '---').join('|')}|`);
+    for (const entry of cold) lines.push(`| ${coldCells(entry).join(' | ')} |`);
+    lines.push('');
+  }
+  for (const [suite, cases] of groupBy(results.cases.filter((c) => c.mode !== 'cold'), (c) => c.suite)) {
     lines.push(`#### ${suite}`);
     lines.push('');
     lines.push('| Benchmark | (params) | Mode | Cnt | Score | Error | Units | alloc/op | x vs baseline |');

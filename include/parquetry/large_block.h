@@ -58,6 +58,11 @@ namespace detail {
 /// At least `bytes` (>= kLargeBlockMinBytes) bytes aligned to 64; throws
 /// std::bad_alloc when the kernel refuses.
 PARQUETRY_API void* large_block_allocate(size_t bytes);
+/// Grows a block from large_block_allocate() (or this function) to at
+/// least `new_bytes`, keeping its contents: the mapping is moved, not copied,
+/// so its pages are not faulted in again. Returns the block's new address
+/// (the old one is invalid then); throws std::bad_alloc when the kernel refuses.
+PARQUETRY_API void* large_block_reallocate(void* block, size_t new_bytes);
 /// Returns a block from large_block_allocate(bytes) (same `bytes`).
 PARQUETRY_API void large_block_free(void* block, size_t bytes) noexcept;
 }  // namespace detail

@@ -1083,6 +1083,9 @@ PARQUETRY_API BloomFilterHeader decode_bloom_filter_header(std::span<const uint8
 PARQUETRY_API FileCryptoMetaData decode_file_crypto_metadata(std::span<const uint8_t> bytes,
                                                              const Limits& limits = {},
                                                              size_t* consumed = nullptr);
+/// Decodes a ColumnMetaData (the plaintext of ColumnChunk::encrypted_column_metadata).
+PARQUETRY_API ColumnMetaData decode_column_metadata(std::span<const uint8_t> bytes, const Limits& limits = {},
+                                                    const MetadataOptions& options = {});
 /// Decode fields skipped by MetadataOptions from their SkippedBytes span.
 PARQUETRY_API Statistics decode_statistics(std::span<const uint8_t> bytes, const Limits& limits = {});
 PARQUETRY_API SizeStatistics decode_size_statistics(std::span<const uint8_t> bytes,
@@ -1098,6 +1101,7 @@ PARQUETRY_API void encode_column_index(const ColumnIndex& index, Buffer& out);
 PARQUETRY_API void encode_offset_index(const OffsetIndex& index, Buffer& out);
 PARQUETRY_API void encode_bloom_filter_header(const BloomFilterHeader& header, Buffer& out);
 PARQUETRY_API void encode_file_crypto_metadata(const FileCryptoMetaData& metadata, Buffer& out);
+PARQUETRY_API void encode_column_metadata(const ColumnMetaData& metadata, Buffer& out);
 PARQUETRY_API void encode_statistics(const Statistics& statistics, Buffer& out);
 PARQUETRY_API void encode_size_statistics(const SizeStatistics& statistics, Buffer& out);
 
@@ -1107,10 +1111,24 @@ PARQUETRY_API void encode_size_statistics(const SizeStatistics& statistics, Buff
 /// Bytes read speculatively from the end of a file to get the footer in one read.
 inline constexpr int64_t kFooterSpeculativeRead = 64 * 1024;
 
-/// Reads and decodes the footer of a Parquet file: checks the "PAR1" magic at
-/// both ends and the footer length, reading the last kFooterSpeculativeRead
-/// bytes first and the exact footer only when it is larger. A "PARE" tail
-/// (encrypted footer) raises kUnsupported.
+/// The raw footer of a file, as read_footer_bytes() found it.
+struct FooterBytes {
+  bool encrypted_footer = false;    ///< "PARE" magic: FileCryptoMetaData + encrypted footer
+  std::span<const uint8_t> footer;  ///< the footer bytes (without length and magic)
+  int64_t footer_start = 0;         ///< file offset of `footer`
+  Buffer storage;                   ///< holds `footer` unless the source is zero-copy
+};
+
+/// Reads the footer bytes of a Parquet file: checks the magic at both ends
+/// ("PAR1", or "PARE" for an encrypted footer) and the footer length,
+/// reading the last kFooterSpeculativeRead bytes first and the exact footer
+/// only when it is larger.
+PARQUETRY_API FooterBytes read_footer_bytes(RandomAccessSource& source, const Limits& limits = {});
+
+/// Reads and decodes the footer of a Parquet file (read_footer_bytes, then
+/// decode_file_metadata). A "PARE" tail (encrypted footer) raises
+/// kUnsupported: such files open through FileReader with
+/// ReaderOptions::decryption.
 PARQUETRY_API FileMetaData read_file_metadata(RandomAccessSource& source, const Limits& limits = {},
                                               const MetadataOptions& options = {});
 /// Appends the encoded footer, its 4-byte little-endian length and "PAR1".

@@ -5,10 +5,13 @@
 //   parquetry::RecordBatch batch;
 //   while (batches->next(batch)) { ... batch.columns[0] ... }
 //
-// A row group is decoded as a whole (its columns in parallel when
-// `threads` > 1) and handed out as zero-copy slices of `batch_size` rows.
-// Buffers of a row group are reused for the next one once every slice of it
-// has been released, so a streaming scan does not fault in fresh memory.
+// batches() streams: each column chunk is decoded page by page into buffers
+// of about `batch_size` rows (columns in parallel when `threads` > 1), so
+// memory is bounded by threads x batch x row width plus the fetched
+// compressed bytes, whatever the row-group size. The buffers come from a
+// pool of the reader and are refilled for a later batch once the consumer
+// has dropped every array that shares them; a batch the consumer keeps is
+// never overwritten. read_row_group() decodes a whole row group at once.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "parquetry/encryption.h"
 #include "parquetry/export.h"
 #include "parquetry/limits.h"
 #include "parquetry/metadata.h"
@@ -35,9 +39,12 @@ struct ReaderOptions {
   std::vector<int32_t> field_ids;
   /// Row groups to read, in this order; empty = all.
   std::vector<int32_t> row_groups;
-  /// Rows per batch handed out by batches().
+  /// Rows per batch handed out by batches() (the last batch of a row group
+  /// may be shorter: batches do not span row groups). Also the unit the
+  /// batch stream decodes into, so it bounds the stream's memory.
   int64_t batch_size = 64 * 1024;
-  /// Threads decoding columns of a row group in parallel (1 = the caller's thread only).
+  /// Threads decoding columns (of a row group, or of a batch of batches())
+  /// in parallel (1 = the caller's thread only).
   int threads = 1;
   /// Map the file instead of reading it with pread. Off by default: pread
   /// copies each coalesced range into a buffer that is reused, while a
@@ -51,6 +58,11 @@ struct ReaderOptions {
   /// 1677..2262; Spark files may hold instants outside that range, which
   /// microseconds represent exactly.
   ArrowTimeUnit int96_unit = ArrowTimeUnit::kNano;
+  /// Read INT96 columns as their stored 12 bytes instead: fixed_size_binary(12)
+  /// with extension name "parquet.int96" (writer.h kInt96Extension), which
+  /// FileWriter writes back as INT96 bit for bit. For copying files: no
+  /// instant is lost to the range of a unit.
+  bool int96_as_binary = false;
   /// Read top-level, non-boolean columns whose every chunk the footer shows
   /// dictionary-encoded as Arrow dictionary arrays (int32 indices + that row
   /// group's dictionary) instead of gathering the values: no per-value copy,
@@ -83,8 +95,14 @@ struct ReaderOptions {
   /// never stalls it. 0 turns read-ahead off. Also bounds how many bytes one
   /// row-group read fetches at once without read-ahead.
   int64_t read_ahead_budget = 256LL << 20;
+  /// Keys of encrypted files (parquetry/encryption.h). Without keys,
+  /// plaintext files and the clear columns of plaintext-footer files read as
+  /// usual; asking for an encrypted column without its key is an error.
+  DecryptionOptions decryption;
   Limits limits;
 };
+
+class FileDecryptor;
 
 class PARQUETRY_API FileReader {
  public:
@@ -139,6 +157,11 @@ class PARQUETRY_API FileReader {
     /// memory sources, which copy nothing); at most max(read_ahead_budget,
     /// the largest single column chunk read).
     int64_t peak_fetched_bytes = 0;
+    /// Buffers the batch stream (batches()) allocated for decoded levels and
+    /// values, and the times it refilled one a consumer had released instead:
+    /// a streaming scan allocates a few per column, not per batch.
+    int64_t batch_buffer_allocations = 0;
+    int64_t batch_buffer_reuses = 0;
   };
   Stats stats() const;
   /// Streams batches over the selected row groups, in file order.
@@ -150,6 +173,7 @@ class PARQUETRY_API FileReader {
   struct Impl;
 
  private:
+  friend const FileDecryptor* file_decryptor_of(const FileReader& reader);
   explicit FileReader(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

@@ -155,6 +155,41 @@ TEST(BenchHarness, InterleaveRunsTheForksRoundRobin) {
   EXPECT_EQ(fork_order({"--interleave"}), (std::vector<std::string>{"first", "second", "first", "second"}));
 }
 
+TEST(BenchHarness, ColdSamplesRunOneOperationPerFreshProcess) {
+  const auto dir = parquetry::testing::temp_dir();
+  FixtureRun run = run_fixture({"--suite", "coldcheck", "--cold", "3", "--data-dir", dir.string()});
+  ASSERT_EQ(run.process.exit_code, 0) << run.process.out;
+  // The warm row as before, then the cold table beside it.
+  const Row* warm = find_row(run.rows, "coldcheck.fold:fresh_pages");
+  const Row* cold = find_row(run.rows, "coldcheck.fold_cold:fresh_pages");
+  const Row* peer = find_row(run.rows, "coldcheck.fold_cold:fake");
+  ASSERT_NE(warm, nullptr);
+  ASSERT_NE(cold, nullptr) << run.process.out;
+  ASSERT_NE(peer, nullptr) << run.process.out;
+  EXPECT_EQ(warm->mode, "avgt");
+  EXPECT_LT(warm->minor_faults, 0);  // only cold rows report faults
+  EXPECT_EQ(cold->mode, "cold");
+  EXPECT_TRUE(cold->ok) << run.process.out;
+  EXPECT_EQ(cold->summary.count, 3);
+  // 8 MiB of fresh pages per op: 2,048 faults at least, and the setup's are not counted.
+  EXPECT_GE(cold->minor_faults, 2048);
+  EXPECT_LT(cold->minor_faults, 2048 + 1024);
+  EXPECT_GE(cold->kernel_seconds, 0);
+  // The peer ran three fresh processes, one query each (its first timing, 1000 ns).
+  EXPECT_TRUE(peer->is_peer);
+  EXPECT_EQ(peer->mode, "cold");
+  EXPECT_EQ(peer->summary.count, 3);
+  EXPECT_EQ(peer->summary.median, 1000);
+  EXPECT_GT(peer->minor_faults, 0);  // its whole process's faults
+  // One warm fork plus three cold processes ran the case's setup.
+  std::ifstream in(dir / "cold.log");
+  int processes = 0;
+  for (std::string line; std::getline(in, line);) processes += line == "process";
+  EXPECT_EQ(processes, 1 + 3);
+  EXPECT_NE(run.process.out.find("== coldcheck.fold_cold"), std::string::npos) << run.process.out;
+  EXPECT_NE(run.process.out.find("faults/op"), std::string::npos) << run.process.out;
+}
+
 TEST(BenchHarness, CompareReportsRatiosBetweenRuns) {
   Row fast;
   fast.benchmark = "s.t:a";

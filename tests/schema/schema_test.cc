@@ -201,7 +201,10 @@ TEST(SchemaTest, LogicalTypeWinsOverConvertedTypeAndUnknownFallsBack) {
   Schema bare = build({root(1), leaf(kOptional, Type::BYTE_ARRAY, "future", std::nullopt,
                                      logical(UnrecognizedLogicalType{42}))});
   EXPECT_FALSE(bare.column(0).logical_type);
-  EXPECT_EQ(bare.to_string(), "message schema {\n  optional binary future;\n}\n");
+  // The column reads as its physical type, and `schema` says why.
+  EXPECT_EQ(bare.to_string(),
+            "message schema {\n  optional binary future /* unknown logical type (union field 42); read as "
+            "BYTE_ARRAY */;\n}\n");
 }
 
 TEST(SchemaTest, LevelsOfNestedOptionalAndRepeatedGroups) {
@@ -643,7 +646,10 @@ TEST(SchemaErrorTest, RepetitionAndNames) {
                "invalid repetition type 7");
   expect_error({root(1), leaf(static_cast<FieldRepetitionType>(3), Type::INT32, "x")},
                ErrorCode::kUnsupported, "VECTOR");
-  expect_error({root(1), leaf(kOptional, Type::INT32, "")}, ErrorCode::kCorrupt, "empty name");
+  // Any byte string names a column, the empty one too (other readers open such files).
+  Schema unnamed = build({root(1), leaf(kOptional, Type::INT32, "")});
+  EXPECT_EQ(unnamed.column(0).path_parts, std::vector<std::string>{""});
+  EXPECT_EQ(unnamed.column(0).physical_type, Type::INT32);
 }
 
 TEST(SchemaErrorTest, AnnotationsThatDoNotFit) {
@@ -672,8 +678,10 @@ TEST(SchemaErrorTest, AnnotationsThatDoNotFit) {
                "only applies to groups");
   expect_error({root(1), group(kOptional, "g", 1, ConvertedType::UTF8), leaf(kOptional, Type::INT32, "x")},
                ErrorCode::kCorrupt, "only applies to primitive columns");
-  expect_error({root(1), leaf(kOptional, Type::INT32, "x", static_cast<ConvertedType>(77))},
-               ErrorCode::kCorrupt, "unknown converted type 77");
+  // A converted type newer than this code is ignored: the column reads as INT32.
+  Schema newer = build({root(1), leaf(kOptional, Type::INT32, "x", static_cast<ConvertedType>(77))});
+  EXPECT_EQ(newer.column(0).physical_type, Type::INT32);
+  EXPECT_FALSE(newer.column(0).logical_type);
   expect_error({root(1), leaf(kOptional, Type::INT32, "x", std::nullopt, logical(IntType{12, true}))},
                ErrorCode::kCorrupt, "invalid bit width 12");
   // FLBA(16) holds floor(log10(2^127 - 1)) = 38 digits.

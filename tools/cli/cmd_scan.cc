@@ -1,12 +1,16 @@
 // `parquetry scan FILE`: the full-scan workload (every selected value decoded
 // and folded into count/min/max per column; lists: element count and sum),
-// with the time it took.
+// with the time it took (and with --json what the run cost the machine:
+// peak resident set, minor page faults, kernel and user CPU time).
+#include <sys/resource.h>
+
 #include <chrono>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "command.h"
+#include "key_options.h"
 #include "parquetry/filtered_scan.h"
 #include "parquetry/scan.h"
 #include "parquetry/table/json_values.h"
@@ -28,19 +32,8 @@ struct ScanOptions {
   int64_t coalesce_gap = ReaderOptions{}.coalesce_gap;
   int64_t coalesce_max = ReaderOptions{}.coalesce_max_size;
   int64_t read_ahead = ReaderOptions{}.read_ahead_budget;
+  KeyOptions keys;
 };
-
-std::vector<std::string> split_columns(const std::string& text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t comma = text.find(',', start);
-    if (comma == std::string::npos) comma = text.size();
-    if (comma > start) out.push_back(text.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
-}
 
 void write_scalar(JsonWriter& json, const ScanScalar& value) {
   if (std::holds_alternative<int64_t>(value)) {
@@ -56,6 +49,19 @@ void write_scalar(JsonWriter& json, const ScanScalar& value) {
   }
 }
 
+// What this process has cost so far (getrusage): a cold scan's memory and
+// page faults are part of its figures, not only its wall time.
+void write_rusage(JsonWriter& json) {
+  struct rusage usage {};
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return;
+  auto ms = [](const struct timeval& t) { return double(t.tv_sec) * 1e3 + double(t.tv_usec) / 1e3; };
+  json.field("peak_rss_bytes", int64_t(usage.ru_maxrss) * 1024);  // Linux reports KiB
+  json.field("minor_faults", int64_t(usage.ru_minflt));
+  json.field("major_faults", int64_t(usage.ru_majflt));
+  json.field("kernel_ms", ms(usage.ru_stime));
+  json.field("user_ms", ms(usage.ru_utime));
+}
+
 std::string scalar_text(const ScanScalar& value) {
   JsonWriter json;
   write_scalar(json, value);
@@ -64,13 +70,14 @@ std::string scalar_text(const ScanScalar& value) {
 
 void run_scan(const ScanOptions& options) {
   ReaderOptions reader_options;
-  reader_options.columns = split_columns(options.columns);
+  reader_options.columns = parse_column_list(options.columns);
   reader_options.threads = options.threads;
   reader_options.dictionary_arrays = options.dictionary;
   reader_options.use_mmap = options.mmap;
   reader_options.coalesce_gap = options.coalesce_gap;
   reader_options.coalesce_max_size = options.coalesce_max;
   reader_options.read_ahead_budget = options.read_ahead;
+  reader_options.decryption = options.keys.decryption();
   auto start = std::chrono::steady_clock::now();
   ScanSummary summary;
   std::string explanation;
@@ -83,6 +90,7 @@ void run_scan(const ScanOptions& options) {
     scan_options.use_mmap = options.mmap;
     scan_options.coalesce_gap = options.coalesce_gap;
     scan_options.coalesce_max_size = options.coalesce_max;
+    scan_options.decryption = reader_options.decryption;
     if (!options.where.empty()) scan_options.filter = parse_predicate(options.where);
     if (options.explain) {
       // The batch path keeps the pruning statistics to explain.
@@ -120,7 +128,9 @@ void run_scan(const ScanOptions& options) {
       }
       json.end_object();
     }
-    json.end_object().field("ms", ms).end_object();
+    json.end_object().field("ms", ms);
+    write_rusage(json);
+    json.end_object();
     std::printf("%s\n", json.str().c_str());
     if (!explanation.empty()) std::fprintf(stderr, "%s", explanation.c_str());
     return;
@@ -145,13 +155,16 @@ CommandRegistration scan_command(40, [](CLI::App& app) {
   CLI::App* command =
       app.add_subcommand("scan", "decode every value and fold count/min/max per column, timed");
   command->add_option("file", options->path, "Parquet file")->required();
-  command->add_option("--columns", options->columns, "comma-separated column paths");
+  command->add_option("--columns", options->columns,
+                      "comma-separated column paths; quote odd names: \"a.b\", \"\" (empty), \"x\"\"y\"");
   command->add_option("--threads", options->threads, "decode threads")->check(CLI::Range(1, 256));
   command->add_option("--where", options->where,
                       "only rows matching a predicate, e.g. \"PULocationID = 132 AND fare_amount > 10\"");
   command->add_flag("--explain", options->explain,
                     "print what was pruned: row groups by statistics/Bloom filter, pages, bytes not read");
-  command->add_flag("--json", options->json, R"(print {"rows": N, "columns": {...}, "ms": T})");
+  command->add_flag(
+      "--json", options->json,
+      R"(print {"rows": N, "columns": {...}, "ms": T, "peak_rss_bytes": B, "minor_faults": F, "major_faults": M, "kernel_ms": K, "user_ms": U})");
   command->add_flag("--dictionary", options->dictionary,
                     "read dictionary-encoded columns as dictionary arrays and fold min/max per dictionary "
                     "entry instead of per value");
@@ -175,6 +188,7 @@ CommandRegistration scan_command(40, [](CLI::App& app) {
                    "while one decodes "
                    "(0 = off; default 268435456)")
       ->check(CLI::NonNegativeNumber);
+  add_key_options(command, options->keys);
   command->callback([options]() { run_scan(*options); });
 });
 

@@ -56,6 +56,7 @@ void ChunkDecoder::reset_output(int64_t reserve_levels, ChunkValues& out) {
   out.dictionary_offsets.reset();
   out.dictionary_size = 0;
   gathered_fallback_ = false;
+  keep_page_views_ = true;
   auto prepare = [&](std::shared_ptr<Buffer>& slot, bool wanted, int64_t bytes) {
     if (!wanted) {
       slot.reset();
@@ -123,15 +124,7 @@ void ChunkDecoder::finish_dictionary_output(ChunkValues& out) {
   if (!spec_.dictionary_indices) return;
   const bool binary = spec_.layout() == PhysicalLayout::kBinary;
   if (gathered_fallback_) {
-    // The dense values become the dictionary; each row points at its own.
-    out.materialize();
-    out.dictionary_values = std::move(out.values);
-    out.dictionary_offsets = binary ? std::move(out.offsets) : nullptr;
-    out.dictionary_size = out.num_values;
-    out.values = std::make_shared<Buffer>(size_t(out.num_values) * 4);
-    int32_t* indices = out.values->as<int32_t>();
-    for (int64_t i = 0; i < out.num_values; ++i) indices[i] = int32_t(i);
-    out.offsets.reset();
+    make_values_own_dictionary(out);
     return;
   }
   // The dictionary moves to the output (arrays keep it); the next chunk decodes a fresh one.
@@ -148,6 +141,19 @@ void ChunkDecoder::finish_dictionary_output(ChunkValues& out) {
     }
   }
   out.dictionary_size = has_dictionary_ ? dictionary_size_ : 0;
+  out.offsets.reset();
+}
+
+// The dense values become the dictionary; each row points at its own.
+void ChunkDecoder::make_values_own_dictionary(ChunkValues& out) {
+  const bool binary = spec_.layout() == PhysicalLayout::kBinary;
+  out.materialize();
+  out.dictionary_values = std::move(out.values);
+  out.dictionary_offsets = binary ? std::move(out.offsets) : nullptr;
+  out.dictionary_size = out.num_values;
+  out.values = std::make_shared<Buffer>(size_t(out.num_values) * 4);
+  int32_t* indices = out.values->as<int32_t>();
+  for (int64_t i = 0; i < out.num_values; ++i) indices[i] = int32_t(i);
   out.offsets.reset();
 }
 
@@ -178,6 +184,8 @@ void ChunkDecoder::decode_dictionary(const Page& page) {
   }
   dictionary_values_.clear();
   dictionary_offsets_.clear();
+  shared_dictionary_values_.reset();
+  shared_dictionary_offsets_.reset();
   int32_t zero = 0;
   dictionary_offsets_.append(&zero, 4);
   size_t consumed =
@@ -252,7 +260,7 @@ void ChunkDecoder::decode_values(const Page& page, std::span<const uint8_t> data
   const int32_t width = spec_.width();
   const uintptr_t alignment = (width > 0 && (width & (width - 1)) == 0) ? uintptr_t(std::min(width, 8)) : 1;
   const bool aligned = reinterpret_cast<uintptr_t>(data.data()) % alignment == 0;
-  if (page.encoding == Encoding::PLAIN && first_values && page.body_owner && aligned &&
+  if (page.encoding == Encoding::PLAIN && first_values && keep_page_views_ && page.body_owner && aligned &&
       spec_.layout() == PhysicalLayout::kFixed && width > 0) {
     // Keep the values where decompression put them; copied only if another page follows.
     const size_t need = size_t(count) * size_t(spec_.width());

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "parquetry/column/buffer_pool.h"
 #include "parquetry/metadata.h"
 #include "parquetry/page/page_reader.h"
 #include "parquetry/table.h"
@@ -103,6 +104,27 @@ class ChunkDecoder {
   bool decode_selected(PageReader& pages, int64_t expected_levels, const uint8_t* selection,
                        ChunkValues& out);
 
+  // ---- Streaming: a chunk decoded a page at a time into batch-sized outputs
+  // (column/chunk_stream.h drives these). Values are always copied out of the
+  // decompressed page, so the page buffer is reused page after page.
+
+  /// Starts a new chunk: forgets the previous chunk's dictionary.
+  void begin_chunk();
+  /// Empties `out` for a batch, its buffers taken from `pool` (slots
+  /// `slot_base` + 0..4), each reserved for about `reserve_levels` entries.
+  void begin_batch(ChunkValues& out, BufferPool& pool, size_t slot_base, int64_t reserve_levels);
+  /// Appends the next page of `pages` to `out` (a dictionary page is kept
+  /// for the pages after it). False after the chunk's last page.
+  bool decode_next_page(PageReader& pages, ChunkValues& out);
+  /// Moves level entries [level, from.num_levels) and their values to the
+  /// start of `to` (fresh from begin_batch) and trims `from` to the entries
+  /// before `level`.
+  void split_off(ChunkValues& from, int64_t level, ChunkValues& to);
+  /// Completes a batch's output: with dictionary_indices, shares the chunk's
+  /// dictionary (or, after a non-dictionary page, makes the batch's dense
+  /// values its own dictionary).
+  void finish_batch(ChunkValues& out);
+
  private:
   // One data page of decode_selected(); false: not covered.
   bool decode_selected_page(const Page& page, int64_t first_row, const uint8_t* selection, ChunkValues& out);
@@ -123,6 +145,11 @@ class ChunkDecoder {
   Buffer indices_;
   Buffer scratch_;
   bool gathered_fallback_ = false;  // dictionary_indices chunk met a non-dictionary page
+  bool keep_page_views_ = true;     // false while streaming: values never stay in the page
+  // Streaming with dictionary_indices: the chunk's dictionary as the batches share it.
+  std::shared_ptr<Buffer> shared_dictionary_values_;
+  std::shared_ptr<Buffer> shared_dictionary_offsets_;
+  void make_values_own_dictionary(ChunkValues& out);
   // decode_selected(): a page's validity, and the value ordinals of its selected rows.
   Buffer page_validity_;
   Buffer ordinals_;

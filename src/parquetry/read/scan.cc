@@ -579,14 +579,12 @@ void ScanAccumulator::merge(const ScanSummary& other) {
 ScanSummary scan_file(const std::string& path, const ReaderOptions& options) {
   std::unique_ptr<FileReader> reader = FileReader::open(path, options);
   ScanAccumulator accumulator(*reader->batch_schema());
-  const int fold_threads = options.threads;
-  for (int i = 0; i < reader->num_row_groups(); ++i) {
-    if (!options.row_groups.empty()) break;
-    accumulator.add(reader->read_row_group(i), fold_threads);
-  }
-  if (!options.row_groups.empty()) {
-    for (int32_t index : options.row_groups) accumulator.add(reader->read_row_group(index), fold_threads);
-  }
+  // The batch stream, not whole row groups: memory stays at a few batches
+  // whatever the row-group size, and the same buffers are refilled batch
+  // after batch (each batch is folded and dropped before the next decodes).
+  std::unique_ptr<BatchReader> batches = reader->batches();
+  RecordBatch batch;
+  while (batches->next(batch)) accumulator.add(batch, options.threads);
   return accumulator.summary();
 }
 

@@ -63,6 +63,15 @@ void Buffer::grow(size_t min_capacity) {
   // Round up to the alignment so aligned_alloc's size rule holds.
   size_t capacity = (min_capacity + kAlignment - 1) / kAlignment * kAlignment;
   size_t bytes = capacity + kPadding;
+  if (data_ != nullptr && is_large(capacity_ + kPadding)) {
+    // A large block grows in place or moves without a copy (mremap): a
+    // buffer that doubles up to hundreds of MB (a MemorySink, a column of
+    // protobuf values) neither copies itself nor faults its pages in twice.
+    data_ = static_cast<uint8_t*>(detail::large_block_reallocate(data_, bytes));
+    capacity_ = capacity;
+    std::memset(data_ + size_, 0, kPadding);
+    return;
+  }
   uint8_t* fresh = allocate_block(bytes);
   if (size_ != 0) std::memcpy(fresh, data_, size_);
   free_block(data_, capacity_ + kPadding);

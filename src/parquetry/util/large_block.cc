@@ -209,6 +209,30 @@ void* large_block_allocate(size_t bytes) {
   return base + kHeader;
 }
 
+void* large_block_reallocate(void* block, size_t new_bytes) {
+  if (block == nullptr) return large_block_allocate(new_bytes);
+  if (new_bytes > SIZE_MAX / 4) throw std::bad_alloc();
+  char* base = static_cast<char*>(block) - kHeader;
+  const size_t mapped = mapped_size_of(base);
+  const size_t wanted = round_up(new_bytes + kHeader, kPage);
+  if (wanted <= mapped) return block;
+  // mremap moves the page table entries: the bytes already written are
+  // neither copied nor faulted in again, and the old range is gone at once
+  // (a copy into a fresh block would touch every page twice).
+  void* moved = mremap(base, mapped, wanted, MREMAP_MAYMOVE);
+  if (moved == MAP_FAILED) throw std::bad_alloc();
+  char* fresh = static_cast<char*>(moved);
+  PARQUETRY_UNPOISON(fresh, wanted);
+  std::memcpy(fresh, &wanted, sizeof wanted);
+  Cache& c = cache();
+  {
+    std::lock_guard<std::mutex> lock(c.mutex);
+    ++c.requests;
+    c.requested_bytes += new_bytes;
+  }
+  return fresh + kHeader;
+}
+
 void large_block_free(void* block, size_t bytes) noexcept {
   (void)bytes;  // the header knows the mapped size (the block may be a larger cached one)
   if (block == nullptr) return;

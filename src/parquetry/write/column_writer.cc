@@ -39,7 +39,9 @@
 #include "parquetry/encoding/plain.h"
 #include "parquetry/encoding/rle.h"
 #include "parquetry/error.h"
+#include "parquetry/io.h"
 #include "parquetry/util/bit_util.h"
+#include "parquetry/util/block_pool.h"
 #include "parquetry/write/write_internal.h"
 
 namespace parquetry::write {
@@ -172,7 +174,9 @@ struct ColumnChunkWriter::State {
   int64_t chunk_levels = 0;
   int64_t chunk_rows = 0;
   int64_t uncompressed_total = 0;
-  Buffer pages;
+  // The chunk's data pages, in pool blocks that go back to the pool (for
+  // the next chunk of any column) once the row group is written.
+  BlockChain pages;
   std::vector<PageLocation> locations;
   std::vector<int64_t> page_byte_array_sizes;
   ColumnIndex column_index;
@@ -908,7 +912,17 @@ void ColumnChunkWriter::finish(ChunkResult& result, Buffer& dictionary_page) {
   state_->finish(result, dictionary_page);
 }
 
-std::span<const uint8_t> ColumnChunkWriter::pages() const { return state_->pages.span(); }
+void ColumnChunkWriter::write_pages(Sink& sink) const {
+  state_->pages.for_each_piece(
+      [&](std::span<const uint8_t> piece) { sink.write(piece.data(), piece.size()); });
+}
+
+void ColumnChunkWriter::append_pages_to(Buffer& out) const {
+  state_->pages.for_each_piece(
+      [&](std::span<const uint8_t> piece) { out.append(piece.data(), piece.size()); });
+}
+
+int64_t ColumnChunkWriter::pages_size() const { return int64_t(state_->pages.size()); }
 
 void ColumnChunkWriter::release_pages() { state_->pages.clear(); }
 

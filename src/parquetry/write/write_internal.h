@@ -12,6 +12,7 @@
 
 #include "parquetry/compression/codec.h"
 #include "parquetry/encoding/plain.h"
+#include "parquetry/io.h"
 #include "parquetry/metadata.h"
 #include "parquetry/schema.h"
 #include "parquetry/table.h"
@@ -36,15 +37,20 @@ enum class Conversion : uint8_t {
   kDecimalInt32,  ///< decimal128 -> INT32 (precision <= 9)
   kDecimalInt64,  ///< decimal128 -> INT64 (precision <= 18)
   kDecimalFlba,   ///< decimal128/256 -> big-endian FIXED_LEN_BYTE_ARRAY
-  kBinary,        ///< int32 offsets
-  kLargeBinary,   ///< int64 offsets
-  kView,          ///< binary/string views
+  kDecimalBinary,       ///< decimal128/256 -> BYTE_ARRAY, minimal big-endian two's complement
+  kScale64,             ///< int64 x LeafPlan::factor (time/timestamp to a finer unit), overflow checked
+  kInt96FromTimestamp,  ///< timestamp (LeafPlan::factor nanoseconds per unit) -> INT96
+  kTimestampFromInt96,  ///< raw INT96 bytes -> int64 in units of LeafPlan::factor nanoseconds
+  kBinary,              ///< int32 offsets
+  kLargeBinary,         ///< int64 offsets
+  kView,                ///< binary/string views
 };
 
 /// One leaf column as the writer sees it.
 struct LeafPlan {
   Conversion conversion = Conversion::kCopy;
   int32_t source_width = 0;  ///< Arrow bytes per value for fixed-width sources
+  int64_t factor = 1;        ///< kScale64 multiplier; nanoseconds per unit for the INT96 conversions
   ColumnDescriptor column;   ///< path, physical type, levels, sort order
 };
 
@@ -52,8 +58,16 @@ struct LeafPlan {
 struct SchemaPlan {
   std::vector<SchemaElement> elements;
   std::vector<LeafPlan> leaves;
+  /// The top-level fields as the shredder walks them: the batch schema's,
+  /// with nullability taken from the Parquet repetitions when the Parquet
+  /// schema was given (so levels follow the Parquet schema).
+  std::vector<Field> shred_fields;
 };
+/// The Parquet schema FileWriter derives from an Arrow schema.
 SchemaPlan plan_schema(const BatchSchema& schema);
+/// Binds an Arrow schema to a given Parquet schema (schema_binding.cc):
+/// checks that the shapes agree and picks each leaf's conversion.
+SchemaPlan bind_schema(const BatchSchema& schema, std::span<const SchemaElement> elements);
 
 /// The shredded content of one leaf for one batch.
 struct LeafData {
@@ -199,11 +213,15 @@ class ColumnChunkWriter {
   int64_t buffered_bytes() const;
   /// Finishes the chunk: flushes the last page, builds statistics, indexes
   /// and the Bloom filter. The chunk's bytes are `dictionary_page` (set
-  /// here, empty without a dictionary) followed by pages(); once they are
-  /// written, release_pages() empties the page buffer but keeps its memory,
-  /// so the next chunk appends into pages that are already mapped.
+  /// here, empty without a dictionary) followed by the data pages, which
+  /// write_pages() sends to a sink. release_pages() then gives their blocks
+  /// back to the shared BlockPool, where the next chunk (of any column)
+  /// finds them already mapped.
   void finish(ChunkResult& result, Buffer& dictionary_page);
-  std::span<const uint8_t> pages() const;
+  void write_pages(Sink& sink) const;
+  /// Appends the data pages to `out` (for encryption, which needs them contiguous).
+  void append_pages_to(Buffer& out) const;
+  int64_t pages_size() const;
   void release_pages();
 
   struct State;

@@ -1,0 +1,321 @@
+// The batch stream (FileReader::batches()): row groups decoded page by page
+// into batch-sized buffers from the reader's pool. Checks that every batch
+// holds exactly the rows read_row_group() holds (written files with nulls,
+// strings, lists, dictionaries and pages that straddle batches; every public
+// parquet-testing file, with and without dictionary arrays), that batches
+// stay batch-sized, that the pool refills the same buffers batch after batch,
+// and that a batch the consumer keeps is never overwritten.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "parquetry/error.h"
+#include "parquetry/reader.h"
+#include "parquetry/table/json_values.h"
+#include "parquetry/util/json_writer.h"
+#include "parquetry/writer.h"
+#include "test_support.h"
+
+namespace parquetry {
+namespace {
+
+constexpr int64_t kRows = 40'000;
+constexpr int64_t kGroupRows = 10'000;  // 4 row groups
+constexpr int64_t kPageRows = 1'500;    // pages end inside batches
+
+std::shared_ptr<ArrayData> int64_array(const std::vector<int64_t>& values) {
+  Buffer data;
+  data.append(values.data(), values.size() * 8);
+  auto array = std::make_shared<ArrayData>();
+  array->type = std::make_shared<DataType>(DataType::make(TypeId::kInt64));
+  array->length = int64_t(values.size());
+  array->buffers = {BufferRef{}, BufferRef::adopt(std::move(data))};
+  return array;
+}
+
+std::string name_of(int64_t row) { return "name-" + std::to_string(row % 37); }
+bool score_null(int64_t row) { return row % 7 == 3; }
+bool tags_null(int64_t row) { return row % 11 == 0; }
+
+// id int64, score double? (nulls), name string (dictionary), tags list<int32>? (nulls, 0-3 elements).
+std::string write_test_file() {
+  BatchSchema schema;
+  auto field = [](const char* name, DataType type, bool nullable) {
+    Field out;
+    out.name = name;
+    out.type = std::move(type);
+    out.nullable = nullable;
+    return out;
+  };
+  const Field id = field("id", DataType::make(TypeId::kInt64), false);
+  const Field score = field("score", DataType::make(TypeId::kFloat64), true);
+  const Field name = field("name", DataType::make(TypeId::kString), false);
+  const Field tags =
+      field("tags", DataType::list(field("element", DataType::make(TypeId::kInt32), false)), true);
+  schema.fields = {id, score, name, tags};
+  auto shared_schema = std::make_shared<BatchSchema>(schema);
+
+  std::vector<int64_t> ids(kRows);
+  Buffer score_values, score_valid, name_offsets, name_data, tag_offsets, tag_valid, tag_values;
+  score_valid.resize(size_t((kRows + 7) / 8));
+  tag_valid.resize(size_t((kRows + 7) / 8));
+  std::fill(score_valid.data(), score_valid.data() + score_valid.size(), 0);
+  std::fill(tag_valid.data(), tag_valid.data() + tag_valid.size(), 0);
+  int32_t offset = 0;
+  name_offsets.append(&offset, 4);
+  int32_t tag_offset = 0;
+  tag_offsets.append(&tag_offset, 4);
+  int64_t score_nulls = 0, tag_nulls = 0;
+  for (int64_t row = 0; row < kRows; ++row) {
+    ids[size_t(row)] = row;
+    const double s = score_null(row) ? 0.0 : double(row) * 0.5;
+    score_values.append(&s, 8);
+    if (!score_null(row)) {
+      score_valid.data()[row / 8] |= uint8_t(1u << (row % 8));
+    } else {
+      ++score_nulls;
+    }
+    const std::string n = name_of(row);
+    name_data.append(n.data(), n.size());
+    offset += int32_t(n.size());
+    name_offsets.append(&offset, 4);
+    if (tags_null(row)) {
+      ++tag_nulls;
+    } else {
+      tag_valid.data()[row / 8] |= uint8_t(1u << (row % 8));
+      for (int64_t k = 0; k < row % 4; ++k) {
+        const int32_t v = int32_t(row + k);
+        tag_values.append(&v, 4);
+        ++tag_offset;
+      }
+    }
+    tag_offsets.append(&tag_offset, 4);
+  }
+  RecordBatch batch;
+  batch.schema = shared_schema;
+  batch.num_rows = kRows;
+  batch.columns.push_back(int64_array(ids));
+  auto score_array = std::make_shared<ArrayData>();
+  score_array->type = std::make_shared<DataType>(score.type);
+  score_array->length = kRows;
+  score_array->null_count = score_nulls;
+  score_array->buffers = {BufferRef::adopt(std::move(score_valid)),
+                          BufferRef::adopt(std::move(score_values))};
+  batch.columns.push_back(score_array);
+  auto name_array = std::make_shared<ArrayData>();
+  name_array->type = std::make_shared<DataType>(name.type);
+  name_array->length = kRows;
+  name_array->buffers = {BufferRef{}, BufferRef::adopt(std::move(name_offsets)),
+                         BufferRef::adopt(std::move(name_data))};
+  batch.columns.push_back(name_array);
+  auto elements = std::make_shared<ArrayData>();
+  elements->type = std::make_shared<DataType>(DataType::make(TypeId::kInt32));
+  elements->length = tag_offset;
+  elements->buffers = {BufferRef{}, BufferRef::adopt(std::move(tag_values))};
+  auto tags_array = std::make_shared<ArrayData>();
+  tags_array->type = std::make_shared<DataType>(tags.type);
+  tags_array->length = kRows;
+  tags_array->null_count = tag_nulls;
+  tags_array->buffers = {BufferRef::adopt(std::move(tag_valid)), BufferRef::adopt(std::move(tag_offsets))};
+  tags_array->children = {elements};
+  batch.columns.push_back(tags_array);
+
+  const std::string path = (testing::temp_dir() / "stream.parquet").string();
+  WriterOptions options;
+  options.row_group_rows = kGroupRows;
+  options.page_rows = kPageRows;
+  auto writer = FileWriter::open(path, schema, options);
+  writer->write(batch);
+  writer->close();
+  return path;
+}
+
+const std::string& test_file() {
+  static const std::string path = write_test_file();
+  return path;
+}
+
+std::vector<std::string> rows_as_json(const RecordBatch& batch) {
+  std::vector<std::string> out;
+  for (int64_t row = 0; row < batch.num_rows; ++row) {
+    JsonWriter json;
+    write_json_row(json, batch, row);
+    out.push_back(json.take());
+  }
+  return out;
+}
+
+// Every row of the file as read_row_group() gives it, then as batches() does.
+std::vector<std::string> whole_rows(const std::string& path, const ReaderOptions& options) {
+  auto reader = FileReader::open(path, options);
+  std::vector<std::string> out;
+  std::vector<int32_t> groups = options.row_groups;
+  if (groups.empty()) {
+    for (int g = 0; g < reader->num_row_groups(); ++g) groups.push_back(g);
+  }
+  for (int32_t g : groups) {
+    for (std::string& row : rows_as_json(reader->read_row_group(g))) out.push_back(std::move(row));
+  }
+  return out;
+}
+
+std::vector<std::string> streamed_rows(const std::string& path, const ReaderOptions& options,
+                                       std::vector<int64_t>* batch_rows = nullptr) {
+  auto reader = FileReader::open(path, options);
+  auto batches = reader->batches();
+  std::vector<std::string> out;
+  RecordBatch batch;
+  while (batches->next(batch)) {
+    for (const auto& column : batch.columns) {
+      column->validate();
+      EXPECT_EQ(column->length, batch.num_rows);
+    }
+    if (batch_rows != nullptr) batch_rows->push_back(batch.num_rows);
+    for (std::string& row : rows_as_json(batch)) out.push_back(std::move(row));
+  }
+  return out;
+}
+
+TEST(BatchStream, BatchesHoldTheRowsOfWholeRowGroups) {
+  ReaderOptions options;
+  const std::vector<std::string> expected = whole_rows(test_file(), options);
+  ASSERT_EQ(expected.size(), size_t(kRows));
+  EXPECT_EQ(expected[3], R"({"id":3,"score":null,"name":"name-3","tags":[3,4,5]})");
+  EXPECT_EQ(expected[22], R"({"id":22,"score":11,"name":"name-22","tags":null})");
+  const std::pair<int, int64_t> runs[] = {{1, 777}, {1, 65'536}, {2, 4096}};
+  for (const auto& [threads, batch_size] : runs) {
+    {
+      SCOPED_TRACE("threads " + std::to_string(threads) + ", batch_size " + std::to_string(batch_size));
+      options.threads = threads;
+      options.batch_size = batch_size;
+      std::vector<int64_t> sizes;
+      EXPECT_EQ(streamed_rows(test_file(), options, &sizes), expected);
+      // Batches are batch_size rows, shorter only at a row group's end.
+      int64_t in_group = 0;
+      for (int64_t size : sizes) {
+        EXPECT_EQ(size, std::min(batch_size, kGroupRows - in_group));
+        in_group = (in_group + size) % kGroupRows;
+      }
+    }
+  }
+}
+
+TEST(BatchStream, OneRowBatchesAndDictionaryArrays) {
+  ReaderOptions options;
+  options.row_groups = {2};
+  options.dictionary_arrays = true;
+  const std::vector<std::string> expected = whole_rows(test_file(), options);
+  ASSERT_EQ(expected.size(), size_t(kGroupRows));
+  auto reader = FileReader::open(test_file(), options);
+  ASSERT_EQ(reader->batch_schema()->fields[2].type.id, TypeId::kDictionary);
+  options.batch_size = 1;
+  EXPECT_EQ(streamed_rows(test_file(), options), expected);
+  options.batch_size = 3001;
+  EXPECT_EQ(streamed_rows(test_file(), options), expected);
+}
+
+TEST(BatchStream, PoolRefillsTheSameBuffersBatchAfterBatch) {
+  ReaderOptions options;
+  options.batch_size = 1000;  // 40 batches, each straddling pages
+  auto reader = FileReader::open(test_file(), options);
+  auto batches = reader->batches();
+  RecordBatch batch;
+  int64_t count = 0, next_id = 0;
+  while (batches->next(batch)) {
+    ++count;
+    // The id column's values buffer is exactly the batch's rows, not a row group's.
+    const ArrayData& ids = *batch.columns[0];
+    ASSERT_EQ(ids.length, 1000);
+    EXPECT_EQ(ids.buffers[1].size, 1000 * 8);
+    const int64_t* values = ids.buffers[1].as<int64_t>() + ids.offset;
+    for (int64_t i = 0; i < ids.length; ++i) ASSERT_EQ(values[i], next_id + i);
+    next_id += ids.length;
+    const ArrayData& tags = *batch.columns[3];
+    EXPECT_LE(tags.children[0]->length, 1000 * 3);
+  }
+  EXPECT_EQ(count, 40);
+  EXPECT_EQ(next_id, kRows);
+  // Slots: id values; score validity + values; name offsets + data; tags
+  // def + rep levels + values: 8, each holding the batch being decoded and
+  // the rows carried to the next one, plus the batch handed out.
+  const FileReader::Stats stats = reader->stats();
+  EXPECT_LE(stats.batch_buffer_allocations, 8 * 3);
+  EXPECT_GE(stats.batch_buffer_reuses, 40 * 8 - 8 * 3);
+}
+
+TEST(BatchStream, BatchesTheConsumerKeepsStayIntact) {
+  ReaderOptions options;
+  options.batch_size = 2500;
+  auto reader = FileReader::open(test_file(), options);
+  auto batches = reader->batches();
+  std::vector<RecordBatch> kept;
+  RecordBatch batch;
+  while (batches->next(batch)) {
+    kept.push_back(batch);
+  }
+  ASSERT_EQ(kept.size(), size_t(16));
+  int64_t id = 0;
+  for (const RecordBatch& held : kept) {
+    const int64_t* values = held.columns[0]->buffers[1].as<int64_t>();
+    for (int64_t i = 0; i < held.num_rows; ++i, ++id) {
+      ASSERT_EQ(values[i], id);
+      const ArrayData& names = *held.columns[2];
+      const int32_t* offsets = names.buffers[1].as<int32_t>();
+      ASSERT_EQ(std::string(reinterpret_cast<const char*>(names.buffers[2].data) + offsets[i],
+                            size_t(offsets[i + 1] - offsets[i])),
+                name_of(id));
+    }
+  }
+  EXPECT_EQ(id, kRows);
+  // Nothing could be refilled while every batch was held.
+  EXPECT_GE(reader->stats().batch_buffer_allocations, 16 * 8 / 2);
+}
+
+// Every public test file: batches() renders exactly the rows read_row_group() does.
+TEST(BatchStream, EveryPublicFileStreamsItsRowGroups) {
+  std::vector<std::filesystem::path> files = testing::public_parquet_files();
+  for (const char* folder : {"shredded_variant", "variant"}) {
+    const auto dir = testing::parquet_testing(folder);
+    if (!std::filesystem::exists(dir)) continue;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+      if (entry.is_regular_file() && entry.path().extension() == ".parquet") files.push_back(entry.path());
+    }
+  }
+  ASSERT_GT(files.size(), size_t(100));
+  int compared = 0;
+  for (const auto& file : files) {
+    for (bool dictionary : {false, true}) {
+      SCOPED_TRACE(file.string() + (dictionary ? " (dictionary arrays)" : ""));
+      ReaderOptions options;
+      options.dictionary_arrays = dictionary;
+      std::vector<std::string> expected;
+      std::string whole_error;
+      try {
+        expected = whole_rows(file.string(), options);
+      } catch (const Error& e) {
+        whole_error = e.what();
+      }
+      // One-row batches where that stays quick; 7 rows straddle every page.
+      std::vector<int64_t> sizes = {7, 65'536};
+      if (expected.size() <= 2000) sizes.push_back(1);
+      for (int64_t batch_size : sizes) {
+        options.batch_size = batch_size;
+        try {
+          EXPECT_EQ(streamed_rows(file.string(), options), expected) << "batch_size " << batch_size;
+          EXPECT_TRUE(whole_error.empty())
+              << "read_row_group failed (" << whole_error << ") but batches() did not";
+        } catch (const Error& e) {
+          // A file the reader rejects must be rejected either way.
+          EXPECT_FALSE(whole_error.empty()) << "batches() failed: " << e.what();
+        }
+      }
+      compared += whole_error.empty();
+    }
+  }
+  EXPECT_GT(compared, 200);
+}
+
+}  // namespace
+}  // namespace parquetry
