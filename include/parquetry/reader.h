@@ -164,7 +164,12 @@ class PARQUETRY_API FileReader {
     int64_t batch_buffer_reuses = 0;
   };
   Stats stats() const;
-  /// Streams batches over the selected row groups, in file order.
+  /// Streams batches over the selected row groups, in file order. The stream
+  /// shares the reader's state, so it stays valid after the FileReader is
+  /// destroyed (`FileReader::open(path)->batches()` is a whole stream, which
+  /// export_stream() can hand to a consumer that outlives the caller's scope).
+  /// A stream and its reader (or two streams of one reader) are not to be
+  /// used from two threads at once.
   std::unique_ptr<BatchReader> batches();
   /// Every selected row as one list of batches (one per row group).
   std::vector<RecordBatch> read_all();
@@ -174,8 +179,9 @@ class PARQUETRY_API FileReader {
 
  private:
   friend const FileDecryptor* file_decryptor_of(const FileReader& reader);
-  explicit FileReader(std::unique_ptr<Impl> impl);
-  std::unique_ptr<Impl> impl_;
+  explicit FileReader(std::shared_ptr<Impl> impl);
+  // Shared with the batch streams of batches(), which may outlive the reader.
+  std::shared_ptr<Impl> impl_;
 };
 
 /// A zero-copy slice [offset, offset + length) of an array.

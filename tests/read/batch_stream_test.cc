@@ -273,6 +273,34 @@ TEST(BatchStream, BatchesTheConsumerKeepsStayIntact) {
   EXPECT_GE(reader->stats().batch_buffer_allocations, 16 * 8 / 2);
 }
 
+// The stream shares the reader's state, so it outlives the FileReader: the
+// form `FileReader::open(path)->batches()` (what the read_arrow example hands
+// to export_stream) used to read a freed reader.
+TEST(BatchStream, StreamOutlivesItsReader) {
+  ReaderOptions options;
+  options.batch_size = 3000;
+  std::unique_ptr<BatchReader> batches = FileReader::open(test_file(), options)->batches();
+  ASSERT_EQ(batches->schema()->fields.size(), size_t(4));
+  EXPECT_EQ(batches->schema()->fields[2].name, "name");
+  int64_t id = 0;
+  RecordBatch batch;
+  while (batches->next(batch)) {
+    const int64_t* values = batch.columns[0]->buffers[1].as<int64_t>();
+    const ArrayData& names = *batch.columns[2];
+    const int32_t* offsets = names.buffers[1].as<int32_t>();
+    for (int64_t i = 0; i < batch.num_rows; ++i, ++id) {
+      ASSERT_EQ(values[batch.columns[0]->offset + i], id);
+      const int64_t at = names.offset + i;
+      ASSERT_EQ(std::string(reinterpret_cast<const char*>(names.buffers[2].data) + offsets[at],
+                            size_t(offsets[at + 1] - offsets[at])),
+                name_of(id));
+    }
+  }
+  EXPECT_EQ(id, kRows);
+  // Reading past the end stays at the end.
+  EXPECT_FALSE(batches->next(batch));
+}
+
 // Every public test file: batches() renders exactly the rows read_row_group() does.
 TEST(BatchStream, EveryPublicFileStreamsItsRowGroups) {
   std::vector<std::filesystem::path> files = testing::public_parquet_files();

@@ -123,20 +123,10 @@ TEST(ArrowExport, ReaderStreamRoundTripsThroughTheCInterface) {
     }
     ReaderOptions options;
     options.batch_size = 3;  // several batches, sliced with offsets
-    std::shared_ptr<FileReader> reader = FileReader::open(testing::parquet_testing(name).string(), options);
-    // Keeps the FileReader alive as long as the stream.
-    struct Owning : BatchReader {
-      std::shared_ptr<FileReader> file;
-      std::unique_ptr<BatchReader> inner;
-      std::shared_ptr<const BatchSchema> schema() const override { return inner->schema(); }
-      bool next(RecordBatch& out) override { return inner->next(out); }
-    };
-    auto owning = std::make_unique<Owning>();
-    owning->file = reader;
-    owning->inner = reader->batches();
+    // The stream shares the reader's state: the FileReader (a temporary
+    // here) is gone before the first batch is read.
     ArrowArrayStream stream{};
-    export_stream(std::move(owning), &stream);
-    reader.reset();
+    export_stream(FileReader::open(testing::parquet_testing(name).string(), options)->batches(), &stream);
     std::unique_ptr<BatchReader> imported = import_stream(&stream);
     std::vector<std::string> actual;
     RecordBatch batch;

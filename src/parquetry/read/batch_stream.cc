@@ -176,8 +176,8 @@ namespace {
 // read whole and handed out as zero-copy slices when streaming declines.
 class RowGroupBatches final : public BatchReader {
  public:
-  RowGroupBatches(FileReader::Impl* impl, std::vector<int32_t> order)
-      : impl_(impl), order_(std::move(order)) {
+  RowGroupBatches(std::shared_ptr<FileReader::Impl> impl, std::vector<int32_t> order)
+      : impl_(std::move(impl)), order_(std::move(order)) {
     impl_->init_stream(stream_);
   }
   ~RowGroupBatches() override { impl_->end_stream(stream_); }
@@ -222,7 +222,9 @@ class RowGroupBatches final : public BatchReader {
   }
 
  private:
-  FileReader::Impl* impl_;
+  // A share of the reader's state: the stream stays valid when the caller
+  // drops the FileReader first (FileReader::open(path)->batches()).
+  std::shared_ptr<FileReader::Impl> impl_;
   std::vector<int32_t> order_;
   size_t next_group_ = 0;
   FileReader::Impl::GroupStream stream_;
@@ -232,8 +234,9 @@ class RowGroupBatches final : public BatchReader {
 
 }  // namespace
 
-std::unique_ptr<BatchReader> stream_batches(FileReader::Impl* impl, std::vector<int32_t> order) {
-  return std::make_unique<RowGroupBatches>(impl, std::move(order));
+std::unique_ptr<BatchReader> stream_batches(std::shared_ptr<FileReader::Impl> impl,
+                                            std::vector<int32_t> order) {
+  return std::make_unique<RowGroupBatches>(std::move(impl), std::move(order));
 }
 
 }  // namespace parquetry

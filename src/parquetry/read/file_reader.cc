@@ -27,7 +27,7 @@ std::shared_ptr<ArrayData> slice(const std::shared_ptr<ArrayData>& array, int64_
   return out;
 }
 
-FileReader::FileReader(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+FileReader::FileReader(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
 FileReader::~FileReader() = default;
 
 std::unique_ptr<FileReader> FileReader::open(const std::string& path, ReaderOptions options) {
@@ -49,7 +49,7 @@ std::unique_ptr<FileReader> FileReader::open(std::shared_ptr<RandomAccessSource>
     throw_limit("batch_size " + std::to_string(options.batch_size) + " exceeds Limits::max_rows_per_batch (" +
                 std::to_string(options.limits.max_rows_per_batch) + ")");
   }
-  auto impl = std::make_unique<Impl>();
+  auto impl = std::make_shared<Impl>();
   impl->source = std::move(source);
   impl->options = std::move(options);
   try {
@@ -97,9 +97,7 @@ FileReader::Stats FileReader::stats() const {
 
 const FileDecryptor* file_decryptor_of(const FileReader& reader) { return reader.impl_->decryptor.get(); }
 
-std::unique_ptr<BatchReader> FileReader::batches() {
-  return stream_batches(impl_.get(), impl_->row_group_order());
-}
+std::unique_ptr<BatchReader> FileReader::batches() { return stream_batches(impl_, impl_->row_group_order()); }
 
 std::vector<RecordBatch> FileReader::read_all() {
   std::vector<RecordBatch> out;

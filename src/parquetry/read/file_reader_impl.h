@@ -816,7 +816,9 @@ struct PARQUETRY_LOCAL FileReader::Impl {
   }
 };
 
-/// batches(): the row groups of `order` streamed a batch at a time.
-std::unique_ptr<BatchReader> stream_batches(FileReader::Impl* impl, std::vector<int32_t> order);
+/// batches(): the row groups of `order` streamed a batch at a time. The
+/// stream owns a share of `impl`, so it outlives the FileReader if need be.
+std::unique_ptr<BatchReader> stream_batches(std::shared_ptr<FileReader::Impl> impl,
+                                            std::vector<int32_t> order);
 
 }  // namespace parquetry
