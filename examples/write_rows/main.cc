@@ -51,7 +51,9 @@ int main(int argc, char** argv) {
         return 1;
       }
     }
-    const auto& metadata = parquetry::FileReader::open(path)->metadata();
+    // metadata() refers into the reader: keep the reader while using it.
+    const auto file = parquetry::FileReader::open(path);
+    const parquetry::FileMetaData& metadata = file->metadata();
     std::printf("rows %lld id_sum %lld score_sum %.1f null_names %lld\n", static_cast<long long>(rows),
                 static_cast<long long>(id_sum), score_sum, static_cast<long long>(null_names));
     std::printf("created_by %s\n", metadata.created_by ? metadata.created_by->c_str() : "-");
