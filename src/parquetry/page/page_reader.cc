@@ -43,7 +43,7 @@ PageReader::PageReader(RandomAccessSource& source, const ColumnMetaData& column,
   source_ = &source;
   try {
     if (fetched_ == nullptr) chunk_ = source.read(start, length, chunk_storage_);
-    if (codec_kind_ != CompressionCodec::UNCOMPRESSED) codec_ = &thread_codec(codec_kind_);
+    compressed_ = codec_kind_ != CompressionCodec::UNCOMPRESSED;
   } catch (const Error& e) {
     throw e.with_location(where_);
   }
@@ -170,7 +170,7 @@ bool PageReader::next(Page& page) {
         }
         const ModuleType type = dictionary_module ? ModuleType::kDictionaryPage : ModuleType::kDataPage;
         Buffer* plain = &decrypted_body_;
-        if (codec_ == nullptr) {
+        if (!compressed_) {
           std::shared_ptr<Buffer>& target = *decompressed_;
           if (!target || target.use_count() > 1) target = std::make_shared<Buffer>();
           page.body_owner = target;
@@ -192,7 +192,7 @@ bool PageReader::next(Page& page) {
         }
       }
       auto decompress = [&](std::span<const uint8_t> input, int64_t size) -> std::span<const uint8_t> {
-        if (codec_ == nullptr) {
+        if (!compressed_) {
           if (int64_t(input.size()) != size) {
             throw_corrupt("uncompressed page holds " + std::to_string(input.size()) + " bytes, header says " +
                           std::to_string(size));
@@ -203,7 +203,10 @@ bool PageReader::next(Page& page) {
         std::shared_ptr<Buffer>& target = *decompressed_;
         if (!target || target.use_count() > 1) target = std::make_shared<Buffer>();
         page.body_owner = target;
-        return decompress_page(*codec_, input, size, *target, options_.limits);
+        // The codec of the thread decompressing now: a streamed chunk's pages
+        // are read by whichever worker decodes the next batch, and a codec's
+        // library contexts must never be shared by two threads.
+        return decompress_page(thread_codec(codec_kind_), input, size, *target, options_.limits);
       };
       switch (header_.type) {
         case PageType::DICTIONARY_PAGE: {
@@ -258,7 +261,7 @@ bool PageReader::next(Page& page) {
           page.def_levels = body.subspan(size_t(rep_length), size_t(def_length));
           std::span<const uint8_t> values = body.subspan(size_t(rep_length + def_length));
           int64_t values_size = uncompressed - rep_length - def_length;
-          if (data.compressed() && codec_ != nullptr) {
+          if (data.compressed() && compressed_) {
             page.body = decompress(values, values_size);
           } else {
             if (int64_t(values.size()) != values_size)

@@ -107,7 +107,7 @@ class PageReader {
   PageReaderOptions options_;
   ErrorLocation where_;
   CompressionCodec codec_kind_;
-  Codec* codec_ = nullptr;
+  bool compressed_ = false;  // the codec itself is the calling thread's (thread_codec)
   RandomAccessSource* source_ = nullptr;
   int64_t nominal_length_ = 0;  ///< total_compressed_size: pages start before this
   Buffer chunk_storage_;
