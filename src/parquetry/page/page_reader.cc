@@ -66,7 +66,8 @@ void PageReader::restrict_to_pages(std::vector<int64_t> file_offsets, bool visit
   visit_start_ = visit_start;
   allowed_.clear();
   allowed_ordinals_.clear();
-  if (!ordinals.empty() && ordinals.size() != file_offsets.size()) fail("page ordinals do not match the pages");
+  if (!ordinals.empty() && ordinals.size() != file_offsets.size())
+    fail("page ordinals do not match the pages");
   std::vector<std::pair<int64_t, int32_t>> pages;
   for (size_t i = 0; i < file_offsets.size(); ++i) {
     const int64_t relative = file_offsets[i] - chunk_offset_;
@@ -121,9 +122,9 @@ bool PageReader::next(Page& page) {
           if (found != allowed_.end() && *found == position_)
             page_ordinal = allowed_ordinals_[size_t(found - allowed_.begin())];
         }
-        std::span<const uint8_t> plain_header =
-            crypto->decrypt(dictionary_module ? ModuleType::kDictionaryPageHeader : ModuleType::kDataPageHeader,
-                            page_ordinal, at, decrypted_header_, &header_size);
+        std::span<const uint8_t> plain_header = crypto->decrypt(
+            dictionary_module ? ModuleType::kDictionaryPageHeader : ModuleType::kDataPageHeader, page_ordinal,
+            at, decrypted_header_, &header_size);
         header_ = decode_page_header(plain_header, options_.limits);
       } else {
         header_ = decode_page_header(rest, options_.limits, &header_size);
@@ -164,7 +165,8 @@ bool PageReader::next(Page& page) {
       // one straight into the buffer the values are decoded from (kept by a
       // zero-copy decoder through body_owner like a decompressed page).
       if (crypto != nullptr && header_.type != PageType::INDEX_PAGE) {
-        if (restricted_ && header_.type != PageType::DICTIONARY_PAGE && !is_allowed(page.file_offset - chunk_offset_)) {
+        if (restricted_ && header_.type != PageType::DICTIONARY_PAGE &&
+            !is_allowed(page.file_offset - chunk_offset_)) {
           ++ordinal_;
           continue;
         }
