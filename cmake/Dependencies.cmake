@@ -20,6 +20,9 @@ parquetry_pkg(simdjson simdjson)
 parquetry_pkg(hwy libhwy)
 parquetry_pkg(cli11 CLI11)
 parquetry_pkg(protobuf protobuf)
+# remote sources: HTTP(S) through libcurl (OpenSSL flavour), SigV4 on libcrypto
+parquetry_pkg(curl libcurl)
+parquetry_pkg(crypto libcrypto)
 
 find_library(PARQUETRY_ROARING_LIB roaring REQUIRED)
 add_library(pq::roaring UNKNOWN IMPORTED GLOBAL)

@@ -1104,7 +1104,9 @@ inline constexpr int64_t kFooterSpeculativeRead = 64 * 1024;
 
 /// Reads and decodes the footer of a Parquet file: checks the "PAR1" magic at
 /// both ends and the footer length, reading the last kFooterSpeculativeRead
-/// bytes first and the exact footer only when it is larger. A "PARE" tail
+/// bytes (or the source's footer_read_hint()) first and the exact footer only
+/// when it is larger; a remote source's leading magic is not read (one
+/// request opens the file, see RandomAccessSource::remote()). A "PARE" tail
 /// (encrypted footer) raises kUnsupported.
 FileMetaData read_file_metadata(RandomAccessSource& source, const Limits& limits = {},
                                 const MetadataOptions& options = {});

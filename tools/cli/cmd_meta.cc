@@ -16,6 +16,7 @@
 #include "parquetry/schema.h"
 #include "parquetry/schema/value_text.h"
 #include "parquetry/util/json_writer.h"
+#include "parquetry/remote.h"
 
 namespace parquetry::cli {
 namespace {
@@ -36,11 +37,11 @@ struct FileFacts {
 };
 
 FileFacts read_footer(const std::string& path) {
-  FileSource source(path);
+  std::shared_ptr<RandomAccessSource> source = open_source(path);
   FileFacts facts;
   facts.path = path;
-  facts.size = source.size();
-  facts.metadata = read_file_metadata(source);
+  facts.size = source->size();
+  facts.metadata = read_file_metadata(*source);
   if (facts.metadata.encryption_algorithm) {
     ErrorLocation where;
     where.file = path;

@@ -10,6 +10,7 @@
 #include "parquetry/metadata.h"
 #include "parquetry/schema.h"
 #include "parquetry/util/json_writer.h"
+#include "parquetry/remote.h"
 
 namespace parquetry::cli {
 namespace {
@@ -20,7 +21,8 @@ struct PagesOptions {
 };
 
 void run_pages(const PagesOptions& options) {
-  MmapSource source(options.path);
+  std::shared_ptr<RandomAccessSource> opened = open_source(options.path, /*use_mmap=*/true);
+  RandomAccessSource& source = *opened;
   FileMetaData metadata = read_file_metadata(source);
   Schema schema = Schema::from_metadata(metadata);
   JsonWriter json;

@@ -10,6 +10,7 @@
 #include "parquetry/metadata.h"
 #include "parquetry/schema.h"
 #include "parquetry/util/json_writer.h"
+#include "parquetry/remote.h"
 
 namespace parquetry::cli {
 namespace {
@@ -22,8 +23,8 @@ struct SchemaOptions {
 // Reads the footer; files with encrypted columns are refused up front (an
 // encrypted footer is already refused by read_file_metadata).
 FileMetaData read_plaintext_footer(const std::string& path) {
-  FileSource source(path);
-  FileMetaData metadata = read_file_metadata(source);
+  std::shared_ptr<RandomAccessSource> source = open_source(path);
+  FileMetaData metadata = read_file_metadata(*source);
   if (metadata.encryption_algorithm) {
     ErrorLocation where;
     where.file = path;

@@ -58,7 +58,8 @@ FileMetaData read_file_metadata(RandomAccessSource& source, const Limits& limits
     corrupt("file of " + std::to_string(size) + " bytes is too small to be Parquet (at least 12 needed)", 0);
   }
   Buffer tail_buffer;
-  const int64_t tail_size = std::min(size, kFooterSpeculativeRead);
+  const int64_t hint = source.footer_read_hint() > 0 ? source.footer_read_hint() : kFooterSpeculativeRead;
+  const int64_t tail_size = std::min(size, std::max<int64_t>(hint, kMinFileSize));
   const int64_t tail_start = size - tail_size;
   std::span<const uint8_t> tail = source.read(tail_start, tail_size, tail_buffer);
 
@@ -90,12 +91,16 @@ FileMetaData read_file_metadata(RandomAccessSource& source, const Limits& limits
   }
   const int64_t footer_start = size - 8 - footer_size;
 
-  // Leading magic: inside the tail read for small files, one small read otherwise.
-  Buffer head_buffer;
-  std::span<const uint8_t> head =
-      tail_start == 0 ? tail.first(kMagicSize) : source.read(0, kMagicSize, head_buffer);
-  if (std::memcmp(head.data(), kMagic, kMagicSize) != 0) {
-    corrupt("not a Parquet file: leading magic is \"" + printable(head) + "\", expected \"PAR1\"", 0);
+  // Leading magic: inside the tail read for small files, one small read
+  // otherwise, except on a remote source, where that read would be a second
+  // round trip for four bytes (see RandomAccessSource::remote()).
+  if (tail_start == 0 || !source.remote()) {
+    Buffer head_buffer;
+    std::span<const uint8_t> head =
+        tail_start == 0 ? tail.first(kMagicSize) : source.read(0, kMagicSize, head_buffer);
+    if (std::memcmp(head.data(), kMagic, kMagicSize) != 0) {
+      corrupt("not a Parquet file: leading magic is \"" + printable(head) + "\", expected \"PAR1\"", 0);
+    }
   }
 
   std::span<const uint8_t> footer;

@@ -17,6 +17,7 @@
 #include "parquetry/table/select.h"
 #include "parquetry/util/bit_util.h"
 #include "parquetry/util/parallel.h"
+#include "parquetry/remote.h"
 
 namespace parquetry {
 namespace {
@@ -520,7 +521,11 @@ struct FileReader::Impl {
   }
 
   std::vector<ByteRange> coalesce(std::vector<ByteRange> ranges) const {
-    CoalesceOptions coalescing{std::max<int64_t>(0, options.coalesce_gap), options.coalesce_max_size};
+    // A request to a remote source costs a round trip: reading up to 1 MiB
+    // of gap is cheaper than a second request (docs/remote.md).
+    const int64_t gap = source->remote() ? std::max<int64_t>(options.coalesce_gap, kRemoteCoalesceGap)
+                                         : options.coalesce_gap;
+    CoalesceOptions coalescing{std::max<int64_t>(0, gap), options.coalesce_max_size};
     return coalesce_ranges(std::move(ranges), source->size(), coalescing, source->name());
   }
 
@@ -673,7 +678,7 @@ struct FileReader::Impl {
 
   // Whether whole row group `index` is read through the read-ahead thread,
   // starting it on the first read of a scan in row_group_order(). Only for
-  // parallel scans of sources that copy (for mmap there is nothing to fetch
+  // parallel scans (or any scan of a remote source) of sources that copy (for mmap there is nothing to fetch
   // ahead), and only while the reads follow that order.
   bool use_read_ahead(int index) {
     if (read_ahead) {
@@ -682,7 +687,10 @@ struct FileReader::Impl {
       ahead_steps.clear();
       return false;
     }
-    if (read_ahead_tried || options.threads <= 1 || options.read_ahead_budget <= 0 || source->zero_copy())
+    // A remote source fetches ahead even for a single-threaded scan: the
+    // background thread mostly waits on the network, not on a core.
+    if (read_ahead_tried || (options.threads <= 1 && !source->remote()) || options.read_ahead_budget <= 0 ||
+        source->zero_copy())
       return false;
     const std::vector<int32_t> order = row_group_order();
     if (order.empty() || order.front() != index) return false;
@@ -797,13 +805,7 @@ FileReader::FileReader(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 FileReader::~FileReader() = default;
 
 std::unique_ptr<FileReader> FileReader::open(const std::string& path, ReaderOptions options) {
-  std::shared_ptr<RandomAccessSource> source;
-  if (options.use_mmap) {
-    source = std::make_shared<MmapSource>(path);
-  } else {
-    source = std::make_shared<FileSource>(path);
-  }
-  return open(std::move(source), std::move(options));
+  return open(open_source(path, options.use_mmap), std::move(options));
 }
 
 std::unique_ptr<FileReader> FileReader::open(std::shared_ptr<RandomAccessSource> source,
