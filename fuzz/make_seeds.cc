@@ -269,6 +269,33 @@ void snappy_seeds(Corpus& corpus) {
   }
 }
 
+// Iceberg table metadata and Avro manifests of the table corpus (a sibling of
+// parquet-testing under the shared test data): manifest lists get selector
+// byte 0, manifests 1 (fuzz_avro), metadata JSON as is (fuzz_iceberg_metadata).
+void iceberg_table_seeds(const fs::path& corpus_root, Corpus& corpus) {
+  std::error_code ec;
+  if (!fs::is_directory(corpus_root, ec)) return;
+  std::vector<fs::path> files;
+  for (auto it = fs::recursive_directory_iterator(corpus_root, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (it->is_regular_file()) files.push_back(it->path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const fs::path& file : files) {
+    const std::string name = file.filename().string();
+    std::ifstream in(file, std::ios::binary);
+    Bytes bytes((std::istreambuf_iterator<char>(in)), {});
+    if (name.ends_with(".avro") && name[0] != '.') {
+      Bytes seed;
+      seed.push_back(name.starts_with("snap-") || name.find("manifest-list") != std::string::npos ? 0 : 1);
+      seed.insert(seed.end(), bytes.begin(), bytes.end());
+      corpus.add("avro", seed);
+    } else if (name.ends_with(".metadata.json") && name.find(".gz.") == std::string::npos) {
+      corpus.add("iceberg_metadata", bytes);
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -288,6 +315,7 @@ int main(int argc, char** argv) {
   shredded_seeds(testing / "shredded_variant", corpus);
   puffin_seeds(corpus);
   snappy_seeds(corpus);
+  iceberg_table_seeds(testing.parent_path() / "iceberg", corpus);
   corpus.report();
   return 0;
 }

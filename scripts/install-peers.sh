@@ -20,5 +20,5 @@ want=$(node -e 'console.log(require("./package.json").dependencies["s3rver"])')
 have=$(node -e 'try{console.log(require("./node_modules/s3rver/package.json").version)}catch(e){console.log("")}')
 if [ "$want" != "$have" ]; then
   echo "install-peers: installing s3rver@$want"
-  npm install --no-save --loglevel=error >/dev/null
+  npm install --no-save --package-lock=false --loglevel=error >/dev/null
 fi

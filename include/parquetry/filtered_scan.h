@@ -13,7 +13,9 @@
 // row ranges of pages that may match. The predicate columns are read for
 // those ranges and evaluated; the other projected columns are then read only
 // for the surviving rows (late materialization), or whole when the filter
-// keeps most rows. Each level's effect is counted in stats().
+// keeps most rows. Each level's effect is counted in stats(). Statistics
+// (chunk and column index) are used only as far as the writer catalogue
+// (writer_quirks.h) trusts the file's writer with them.
 #pragma once
 
 #include <cstdint>
@@ -61,6 +63,10 @@ struct FilteredScanOptions {
   /// them, skipping pages through the page index), ordered by the pass rate
   /// measured on the row groups so far, lowest first.
   bool adaptive_order = true;
+  /// Keys of an encrypted file (ReaderOptions::decryption); the page index,
+  /// Bloom filters and dictionaries of encrypted columns are decrypted for
+  /// pruning with the same keys.
+  DecryptionOptions decryption;
 };
 
 /// What each pruning level removed (cumulative over the scan).

@@ -1080,6 +1080,9 @@ BloomFilterHeader decode_bloom_filter_header(std::span<const uint8_t> bytes, con
                                              size_t* consumed = nullptr);
 FileCryptoMetaData decode_file_crypto_metadata(std::span<const uint8_t> bytes, const Limits& limits = {},
                                                size_t* consumed = nullptr);
+/// Decodes a ColumnMetaData (the plaintext of ColumnChunk::encrypted_column_metadata).
+ColumnMetaData decode_column_metadata(std::span<const uint8_t> bytes, const Limits& limits = {},
+                                      const MetadataOptions& options = {});
 /// Decode fields skipped by MetadataOptions from their SkippedBytes span.
 Statistics decode_statistics(std::span<const uint8_t> bytes, const Limits& limits = {});
 SizeStatistics decode_size_statistics(std::span<const uint8_t> bytes, const Limits& limits = {});
@@ -1093,6 +1096,7 @@ void encode_column_index(const ColumnIndex& index, Buffer& out);
 void encode_offset_index(const OffsetIndex& index, Buffer& out);
 void encode_bloom_filter_header(const BloomFilterHeader& header, Buffer& out);
 void encode_file_crypto_metadata(const FileCryptoMetaData& metadata, Buffer& out);
+void encode_column_metadata(const ColumnMetaData& metadata, Buffer& out);
 void encode_statistics(const Statistics& statistics, Buffer& out);
 void encode_size_statistics(const SizeStatistics& statistics, Buffer& out);
 
@@ -1102,12 +1106,26 @@ void encode_size_statistics(const SizeStatistics& statistics, Buffer& out);
 /// Bytes read speculatively from the end of a file to get the footer in one read.
 inline constexpr int64_t kFooterSpeculativeRead = 64 * 1024;
 
-/// Reads and decodes the footer of a Parquet file: checks the "PAR1" magic at
-/// both ends and the footer length, reading the last kFooterSpeculativeRead
-/// bytes (or the source's footer_read_hint()) first and the exact footer only
-/// when it is larger; a remote source's leading magic is not read (one
-/// request opens the file, see RandomAccessSource::remote()). A "PARE" tail
-/// (encrypted footer) raises kUnsupported.
+/// The raw footer of a file, as read_footer_bytes() found it.
+struct FooterBytes {
+  bool encrypted_footer = false;      ///< "PARE" magic: FileCryptoMetaData + encrypted footer
+  std::span<const uint8_t> footer;    ///< the footer bytes (without length and magic)
+  int64_t footer_start = 0;           ///< file offset of `footer`
+  Buffer storage;                     ///< holds `footer` unless the source is zero-copy
+};
+
+/// Reads the footer bytes of a Parquet file: checks the magic at both ends
+/// ("PAR1", or "PARE" for an encrypted footer) and the footer length,
+/// reading the last kFooterSpeculativeRead bytes (or the source's
+/// footer_read_hint()) first and the exact footer only when it is larger; a
+/// remote source's leading magic is not read (one request opens the file,
+/// see RandomAccessSource::remote()).
+FooterBytes read_footer_bytes(RandomAccessSource& source, const Limits& limits = {});
+
+/// Reads and decodes the footer of a Parquet file (read_footer_bytes, then
+/// decode_file_metadata). A "PARE" tail (encrypted footer) raises
+/// kUnsupported: such files open through FileReader with
+/// ReaderOptions::decryption.
 FileMetaData read_file_metadata(RandomAccessSource& source, const Limits& limits = {},
                                 const MetadataOptions& options = {});
 /// Appends the encoded footer, its 4-byte little-endian length and "PAR1".

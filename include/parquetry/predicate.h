@@ -18,12 +18,14 @@
 #include <functional>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "parquetry/schema.h"
 #include "parquetry/table.h"
+#include "parquetry/writer_quirks.h"
 
 namespace parquetry {
 
@@ -102,11 +104,30 @@ class ColumnRef {
 inline ColumnRef col(std::string path) { return ColumnRef(std::move(path)); }
 
 /// Parses "a = 1 AND (b IN ('x', 'y') OR c IS NULL) AND NOT d BETWEEN 1 AND 5".
-/// Keywords are case-insensitive; columns are dotted names or "quoted";
+/// Keywords are case-insensitive; columns are paths as parse_column_path
+/// reads them (dotted names, any part "quoted" or `quoted`);
 /// literals: numbers, 'strings' ('' escapes a quote), TRUE/FALSE, NULL, and
 /// DATE '...' / TIMESTAMP '...' (read as strings, typed by the column).
 /// Throws kInvalidArgument naming the offset of a syntax error.
 Predicate parse_predicate(std::string_view text);
+
+/// Parses one column path as the CLI's --columns and --where (and
+/// parse_predicate) write it: name parts separated by '.', each either bare
+/// (ASCII letters, digits, '_', and bytes >= 0x80, so UTF-8 names need no
+/// quotes) or quoted with double quotes or backticks, the quote doubled
+/// inside. Any byte string can so be named: `a.b` (struct a, field b),
+/// `"a.b"` (one field whose name holds a dot), `""` (the empty name),
+/// `"my col"."x ""y"""`. Returns the names joined by '.', the form
+/// Schema::find_column and ColumnDescriptor::path use (two columns whose
+/// joined names are equal, say a top-level "a.b" and a.b, resolve to the
+/// first). Throws kInvalidArgument naming the offset of a syntax error.
+std::string parse_column_path(std::string_view text);
+/// Comma-separated column paths (commas inside quotes do not split; spaces
+/// around items and empty items are ignored).
+std::vector<std::string> parse_column_list(std::string_view text);
+/// The text form of a path given as its name parts, quoting the parts that
+/// need it (parse_column_path reads it back).
+std::string quote_column_path(std::span<const std::string> parts);
 
 /// The predicate with NOT pushed to the leaves (De Morgan, negated
 /// comparisons, NOT IN as an AND of !=), which is what evaluation and pruning
@@ -132,11 +153,15 @@ struct ValueBounds {
   bool all_null = false;    ///< a page the column index marks null
 };
 
-/// Min/max usable for pruning from a chunk's Statistics: min_value/max_value
-/// when the column has a known sort order, the legacy min/max only for
-/// signed-order non-binary columns (old writers compared bytes as signed).
-/// Float bounds holding NaN are dropped.
-ValueBounds usable_bounds(const ColumnDescriptor& column, const Statistics& statistics, int64_t num_values);
+/// Min/max and null count usable for pruning from a chunk's (or a page's)
+/// Statistics, given what the writer catalogue says of them (`trust`, from
+/// StatisticsCatalogue::chunk_trust or column_index_trust): min_value /
+/// max_value when present, else the deprecated min/max; nothing of a field
+/// the trust rules out. The value rules (deprecated fields only for
+/// signed-order non-binary columns, NaN bounds, undefined sort order) are
+/// applied here too, so a page's bounds are checked like a chunk's.
+ValueBounds usable_bounds(const ColumnDescriptor& column, const Statistics& statistics, int64_t num_values,
+                          const StatisticsTrust& trust);
 
 /// True when no row with these bounds can satisfy `leaf` (a leaf predicate
 /// on `column`, NOT already pushed down). Conservative: false when unsure.
@@ -148,9 +173,10 @@ bool predicate_excluded(const Predicate& predicate,
                         const std::function<bool(const Predicate&)>& leaf_excluded);
 
 /// True when the chunk statistics of `group` prove no row of it satisfies
-/// `predicate` (NOT pushed down; leaves name columns of `schema`).
-bool row_group_excluded_by_statistics(const Predicate& predicate, const Schema& schema,
-                                      const RowGroup& group);
+/// `predicate` (NOT pushed down; leaves name columns of `schema`), using only
+/// what `catalogue` (built from the file's footer) says its writer got right.
+bool row_group_excluded_by_statistics(const Predicate& predicate, const Schema& schema, const RowGroup& group,
+                                      const StatisticsCatalogue& catalogue);
 
 /// The PLAIN encoding of `value` as a value of `column` (byte arrays without
 /// the length prefix), as Bloom filters hash it; nullopt when it has no

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "parquetry/encryption.h"
 #include "parquetry/limits.h"
 #include "parquetry/metadata.h"
 #include "parquetry/schema.h"
@@ -54,6 +55,11 @@ struct ReaderOptions {
   /// 1677..2262; Spark files may hold instants outside that range, which
   /// microseconds represent exactly.
   ArrowTimeUnit int96_unit = ArrowTimeUnit::kNano;
+  /// Read INT96 columns as their stored 12 bytes instead: fixed_size_binary(12)
+  /// with extension name "parquet.int96" (writer.h kInt96Extension), which
+  /// FileWriter writes back as INT96 bit for bit. For copying files: no
+  /// instant is lost to the range of a unit.
+  bool int96_as_binary = false;
   /// Read top-level, non-boolean columns whose every chunk the footer shows
   /// dictionary-encoded as Arrow dictionary arrays (int32 indices + that row
   /// group's dictionary) instead of gathering the values: no per-value copy,
@@ -89,8 +95,14 @@ struct ReaderOptions {
   /// never stalls it. 0 turns read-ahead off. Also bounds how many bytes one
   /// row-group read fetches at once without read-ahead.
   int64_t read_ahead_budget = 256LL << 20;
+  /// Keys of encrypted files (parquetry/encryption.h). Without keys,
+  /// plaintext files and the clear columns of plaintext-footer files read as
+  /// usual; asking for an encrypted column without its key is an error.
+  DecryptionOptions decryption;
   Limits limits;
 };
+
+class FileDecryptor;
 
 class FileReader {
  public:
@@ -156,6 +168,7 @@ class FileReader {
   struct Impl;
 
  private:
+  friend const FileDecryptor* file_decryptor_of(const FileReader& reader);
   explicit FileReader(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

@@ -78,6 +78,10 @@ class SchemaNode {
   int32_t precision() const { return precision_; }
   int32_t scale() const { return scale_; }
   std::optional<int32_t> field_id() const { return field_id_; }
+  /// Empty, or why an annotation of the element was ignored: a logical type
+  /// or converted type newer than this code ("unknown converted type 24;
+  /// read as INT32"). The node then reads as what the note says.
+  const std::string& annotation_note() const { return annotation_note_; }
 
   /// Levels of a value at this node: the number of non-required (resp.
   /// repeated) nodes from the root down to and including this one.
@@ -139,6 +143,7 @@ class SchemaNode {
   int32_t precision_ = 0;
   int32_t scale_ = 0;
   std::optional<int32_t> field_id_;
+  std::string annotation_note_;
   int16_t max_definition_level_ = 0;
   int16_t max_repetition_level_ = 0;
   int32_t depth_ = 0;
@@ -217,6 +222,8 @@ class Schema {
 
   /// Indexes of the leaves at or below the node named by `path_prefix`
   /// ("a.b" selects "a.b" and "a.b.c", not "a.bc"); empty when none match.
+  /// The empty prefix selects a top-level field named "" when the schema
+  /// has one, else every leaf (the root).
   std::vector<int32_t> columns_under(std::string_view path_prefix) const;
   /// Union of columns_under() for each prefix, in column order without
   /// duplicates. Throws kInvalidArgument naming a prefix that matches nothing.

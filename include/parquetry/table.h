@@ -63,6 +63,15 @@ struct Field;
 /// extension name).
 inline constexpr const char* kVariantExtensionName = "arrow.parquet.variant";
 
+/// Arrow's widest decimal (decimal256) holds 76 digits. A Parquet DECIMAL
+/// with more (a FIXED_LEN_BYTE_ARRAY of 33 bytes or more, or a BYTE_ARRAY)
+/// is read exactly as the bytes it is stored as: fixed_size_binary(n) or
+/// binary holding the big-endian two's complement unscaled value, and the
+/// field's metadata carries the decimal under these keys (decimal text).
+inline constexpr int32_t kMaxArrowDecimalPrecision = 76;
+inline constexpr const char* kWideDecimalPrecisionKey = "parquetry.decimal.precision";
+inline constexpr const char* kWideDecimalScaleKey = "parquetry.decimal.scale";
+
 /// A (possibly nested) Arrow data type.
 struct DataType {
   TypeId id = TypeId::kNull;

@@ -14,7 +14,14 @@
 // final path (the bytes go to a temporary file beside it).
 //
 // Every Arrow type FileReader produces can be written; see docs/writer.md for
-// the mapping and for why each default was chosen.
+// the mapping and for why each default was chosen. To write a given Parquet
+// schema instead of the mapped one (a faithful copy of another file, as
+// `parquetry rewrite` does), set WriterOptions::parquet_schema:
+//
+//   auto reader = parquetry::FileReader::open("in.parquet", {.int96_as_binary = true});
+//   parquetry::WriterOptions options;
+//   options.parquet_schema = reader->metadata().schema;
+//   auto writer = parquetry::FileWriter::open("out.parquet", *reader->batch_schema(), options);
 #pragma once
 
 #include <cstdint>
@@ -25,6 +32,7 @@
 #include <vector>
 
 #include "parquetry/compression.h"
+#include "parquetry/encryption.h"
 #include "parquetry/metadata.h"
 #include "parquetry/table.h"
 #include "parquetry/types.h"
@@ -95,8 +103,38 @@ struct WriterOptions {
   std::vector<SortingColumn> sorting_columns;
   /// Extra key-value metadata (added after the schema's own metadata).
   std::vector<KeyValue> key_value_metadata;
+  /// Whether the batch schema's metadata becomes key-value metadata of the
+  /// file (before `key_value_metadata`). Off when `key_value_metadata` is
+  /// already the complete list, e.g. copied from another file's footer (which
+  /// keeps keys without a value, that a batch schema cannot hold).
+  bool schema_metadata = true;
+  /// The Parquet schema to write: SchemaElements depth-first, root first,
+  /// exactly as in FileMetaData::schema (e.g. another file's footer, or the
+  /// result of parquet_schema_for edited). Empty = derived from the batch
+  /// schema (docs/writer.md, "Type mapping").
+  ///
+  /// When set, the file's schema is these elements unchanged: every logical
+  /// and converted type with its parameters (a converted type without a
+  /// logical type stays so), field ids, repetitions, the root's name, the
+  /// physical type of decimals (INT32, INT64, FIXED_LEN_BYTE_ARRAY or
+  /// BYTE_ARRAY), INT96, legacy LIST/MAP layouts (2-level lists, bare
+  /// repeated fields, MAP_KEY_VALUE). The batch schema must have the shape
+  /// FileReader gives this Parquet schema: one top-level field per top-level
+  /// node, the same nesting, and leaf types that convert losslessly to the
+  /// physical type (int8/16 and uint8/16 widen to INT32, decimals narrow to
+  /// INT32/INT64/FLBA/BYTE_ARRAY with a range check, timestamps and times
+  /// scale up to a finer unit, timestamps become INT96, an INT96 column read
+  /// as raw bytes (kInt96Extension) is copied, or becomes an INT64 TIMESTAMP
+  /// of the schema's unit). Nullability follows the Parquet repetitions: a
+  /// null in a REQUIRED node fails the write. open() refuses, naming the
+  /// field, a schema that does not match the batches.
+  std::vector<SchemaElement> parquet_schema;
   /// Per-column overrides by dotted Parquet path.
   std::map<std::string, ColumnWriterOptions> columns;
+  /// Modular encryption (parquetry/encryption.h): encrypted or signed
+  /// plaintext footer, columns with the footer key or their own keys; their
+  /// page indexes and Bloom filters are encrypted with the column's key.
+  std::optional<EncryptionOptions> encryption;
 };
 
 /// Field metadata asking for the legacy layout of a list field: with
@@ -109,6 +147,12 @@ inline constexpr const char* kRepeatedLayoutBare = "bare";
 /// DataType::extension_name of a string column written as BYTE_ARRAY (ENUM)
 /// instead of (STRING): protobuf enum names.
 inline constexpr const char* kEnumExtension = "parquet.enum";
+
+/// DataType::extension_name of a fixed_size_binary(12) holding INT96 values
+/// as stored (8 bytes little-endian nanoseconds of the day, then 4 bytes
+/// little-endian Julian day): what FileReader gives with
+/// ReaderOptions::int96_as_binary. The writer writes such a column as INT96.
+inline constexpr const char* kInt96Extension = "parquet.int96";
 
 /// "parquetry version 0.1.0", written as FileMetaData.created_by.
 const char* writer_created_by();
@@ -159,8 +203,8 @@ class FileWriter {
 };
 
 /// The Parquet schema elements (depth-first, root first) FileWriter writes
-/// for an Arrow schema. Throws kInvalidArgument / kUnsupported for a schema
-/// that has no Parquet form (an empty struct, a non-nullable null column...).
+/// for an Arrow schema when WriterOptions::parquet_schema is empty. Throws kInvalidArgument / kUnsupported
+/// for a schema that has no Parquet form (an empty struct, a non-nullable null column...).
 std::vector<SchemaElement> parquet_schema_for(const BatchSchema& schema);
 
 }  // namespace parquetry

@@ -167,7 +167,7 @@ def _fill_nulls(values, valid):
     return values  # objects already hold None
 
 
-def read(path, columns=None, where=None, threads=None, row_groups=None):
+def read(path, columns=None, where=None, threads=None, row_groups=None, decryption=None):
     """Reads a file into a Table.
 
     columns: dotted column paths (a group selects its leaves); None = all.
@@ -176,27 +176,33 @@ def read(path, columns=None, where=None, threads=None, row_groups=None):
         metadata excludes are not read.
     threads: threads decoding the columns of a row group.
     row_groups: indexes of the row groups to read (None = all).
+    decryption: keys of an encrypted file, {"footer_key": key, "column_keys":
+        {path: key}, "aad_prefix": str, "key_file": path}; a key is bytes
+        (raw) or str (hex or base64). docs/encryption.md.
     """
     return Table(_parquetry.read(str(path), columns=_list(columns), where=where,
-                                 row_groups=_list(row_groups), threads=threads))
+                                 row_groups=_list(row_groups), threads=threads, decryption=decryption))
 
 
-def scan(path, columns=None, where=None, threads=None, row_groups=None, batch_size=64 * 1024):
+def scan(path, columns=None, where=None, threads=None, row_groups=None, batch_size=64 * 1024,
+         decryption=None):
     """Iterates over a file's rows as Tables of at most ``batch_size`` rows
-    (with ``where``: the surviving rows of one row group each)."""
+    (with ``where``: the surviving rows of one row group each); ``decryption``
+    as for read()."""
     native = _parquetry.scan(str(path), columns=_list(columns), where=where,
-                             row_groups=_list(row_groups), threads=threads, batch_size=batch_size)
+                             row_groups=_list(row_groups), threads=threads, batch_size=batch_size,
+                             decryption=decryption)
     for batch in native:
         yield Table(batch)
 
 
-def summarize(path, columns=None, where=None, threads=None, row_groups=None):
+def summarize(path, columns=None, where=None, threads=None, row_groups=None, decryption=None):
     """The `parquetry scan` workload: every selected value decoded and folded
     in C++ into {"rows", "columns": {name: {type, count, nulls, min, max}}}
     (min/max as stored: timestamps as integers in their unit, strings as bytes).
     Nothing but the summary crosses into Python."""
     return _parquetry.scan_summary(str(path), columns=_list(columns), where=where,
-                                   row_groups=_list(row_groups), threads=threads)
+                                   row_groups=_list(row_groups), threads=threads, decryption=decryption)
 
 
 def merge_summaries(summaries):
@@ -225,7 +231,9 @@ def schema(path, columns=None):
 def metadata(path):
     """The footer as a dict: num_rows, created_by, schema (text),
     key_value_metadata and row_groups, each with num_rows, sizes and per-column
-    statistics (min, max, null_count) decoded to Python values."""
+    statistics (min, max, null_count) decoded to Python values, as stored;
+    statistics_not_used lists the writer-catalogue defects (docs/limits.md)
+    for which parquetry does not prune on them."""
     return _parquetry.metadata(str(path))
 
 
@@ -253,7 +261,10 @@ def write(path, data, **options):
     Options: row_group_rows, row_group_bytes, page_rows, page_bytes, codec
     ("snappy", "zstd", "gzip", "lz4_raw", "brotli", "none"),
     compression_level, dictionary, statistics, page_index, data_page_v2,
-    bloom_filter, page_checksum, threads, key_value_metadata (dict).
+    bloom_filter, page_checksum, threads, key_value_metadata (dict),
+    encryption (dict: footer_key, footer_key_metadata, cipher, plaintext_footer,
+    column_keys {path: key or (key, key_metadata)}, aad_prefix, store_aad_prefix;
+    docs/encryption.md).
     """
     columns = [_column_spec(str(name), values) for name, values in _items(data)]
     return _parquetry.write(str(path), columns, options)

@@ -259,3 +259,45 @@ class MallocTuning:
 
     def setup(self, worker):
         tune_worker_malloc(self.mmap_threshold, self.trim_threshold)
+
+
+class _IcebergTask:
+    """One task of read_iceberg: the planned files with these indexes."""
+
+    def __init__(self, table, columns, where, snapshot_id, threads, metadata):
+        self.table, self.columns, self.where = table, columns, where
+        self.snapshot_id, self.threads, self.metadata = snapshot_id, threads, metadata
+
+    def __call__(self, indexes):
+        from . import iceberg
+
+        return iceberg.read(self.table, columns=self.columns, where=self.where, snapshot_id=self.snapshot_id,
+                            threads=self.threads, metadata=self.metadata, tasks=list(indexes)).to_pandas()
+
+
+def read_iceberg(table, columns=None, where=None, snapshot_id=None, as_of=None, ref=None, threads=1, metadata=None,
+                 files_per_task=1):
+    """A dask DataFrame over a snapshot of an Iceberg table.
+
+    The snapshot is planned once here (manifests read, files pruned by
+    ``where``; no data file opened), then every ``files_per_task`` planned
+    data files become one task that reads them with their deletes. The
+    snapshot id is pinned at planning so tasks read the same snapshot even
+    when the table moves on.
+    """
+    import dask.dataframe as dd
+
+    from . import iceberg
+
+    planned = iceberg.plan(table, where=where, snapshot_id=snapshot_id, as_of=as_of, ref=ref, metadata=metadata)
+    snapshot = planned["snapshot_id"]
+    meta = iceberg.read(table, columns=columns, where=where, snapshot_id=snapshot, metadata=metadata,
+                        tasks=[]).to_pandas().iloc[0:0] if snapshot is not None else None
+    count = len(planned["files"])
+    if snapshot is None or count == 0:
+        import pandas as pd
+
+        return dd.from_pandas(meta if meta is not None else pd.DataFrame(), npartitions=1)
+    groups = [list(range(i, min(i + files_per_task, count))) for i in range(0, count, files_per_task)]
+    task = _IcebergTask(os.fspath(table), columns, where, snapshot, threads, metadata)
+    return dd.from_map(task, groups, meta=meta, label="parquetry-iceberg", enforce_metadata=False)

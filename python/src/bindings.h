@@ -10,11 +10,22 @@
 #include <string>
 #include <vector>
 
+#include "parquetry/encryption.h"
 #include "parquetry/table.h"
 
 namespace parquetry::python {
 
 namespace py = pybind11;
+
+/// DecryptionOptions from the `decryption` dict of read/scan/summarize:
+/// {"footer_key": key, "column_keys": {path: key}, "aad_prefix": str,
+///  "key_file": path}; a key is bytes (raw) or str (hex or base64). None = no keys.
+DecryptionOptions decryption_options(const py::object& given);
+/// EncryptionOptions from the `encryption` option of write:
+/// {"footer_key": key, "footer_key_metadata": str, "cipher": "AES_GCM_V1" | "AES_GCM_CTR_V1",
+///  "plaintext_footer": bool, "column_keys": {path: key or (key, key_metadata)},
+///  "aad_prefix": str, "store_aad_prefix": bool}.
+EncryptionOptions encryption_options(const py::dict& given);
 
 /// Batches of one schema (one per row group read). Columns reach numpy
 /// through column_piece(), which views the C++ buffers where the layout
@@ -47,5 +58,6 @@ void bind_write(py::module_& m);
 void bind_metadata(py::module_& m);
 void bind_plan(py::module_& m);
 void bind_remote(py::module_& m);
+void bind_iceberg(py::module_& m);
 
 }  // namespace parquetry::python

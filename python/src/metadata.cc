@@ -5,6 +5,7 @@
 #include "bindings.h"
 #include "parquetry/reader.h"
 #include "parquetry/schema/value_text.h"
+#include "parquetry/writer_quirks.h"
 
 namespace parquetry::python {
 namespace {
@@ -56,6 +57,7 @@ py::dict file_metadata(const std::string& path) {
   for (const KeyValue& kv : meta.key_value_metadata)
     key_values[py::str(kv.key)] = kv.value ? py::object(py::str(*kv.value)) : py::none();
   out["key_value_metadata"] = key_values;
+  const StatisticsCatalogue catalogue(meta);  // which statistics the writer got wrong
   py::list row_groups;
   for (const RowGroup& group : meta.row_groups) {
     py::dict rg;
@@ -76,13 +78,22 @@ py::dict file_metadata(const std::string& path) {
         c["total_compressed_size"] = cm.total_compressed_size;
         c["total_uncompressed_size"] = cm.total_uncompressed_size;
         compressed += cm.total_compressed_size;
-        if (cm.statistics) add_statistics(c, *cm.statistics, column);
+        if (cm.statistics) {
+          add_statistics(c, *cm.statistics, column);
+          // The catalogue's defects: these statistics are as stored, but
+          // parquetry does not prune on them.
+          py::list not_used;
+          for (StatisticsDefect defect : catalogue.chunk_trust(column, cm).list())
+            not_used.append(std::string(statistics_defect_info(defect).name));
+          c["statistics_not_used"] = not_used;
+        }
       }
       if (!c.contains("min")) {
         c["min"] = py::none();
         c["max"] = py::none();
         c["null_count"] = py::none();
         c["distinct_count"] = py::none();
+        c["statistics_not_used"] = py::list();
       }
       columns.append(c);
     }

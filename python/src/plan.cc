@@ -46,9 +46,10 @@ FilePlan plan(const std::string& path, const std::vector<std::string>& columns, 
   FilePlan out;
   out.num_rows = meta.num_rows;
   out.num_row_groups = static_cast<int32_t>(meta.row_groups.size());
+  const StatisticsCatalogue catalogue(meta);  // what this file's writer got right
   for (size_t rg = 0; rg < meta.row_groups.size(); ++rg) {
     const RowGroup& group = meta.row_groups[rg];
-    const bool drop = row_group_excluded_by_statistics(filter, schema, group);
+    const bool drop = row_group_excluded_by_statistics(filter, schema, group, catalogue);
     if (drop || group.num_rows == 0) continue;
     RowGroupPlan plan{static_cast<int32_t>(rg), group.num_rows, 0};
     for (int32_t column : projected) {

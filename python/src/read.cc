@@ -31,6 +31,7 @@ struct ReadRequest {
   int threads = 1;
   // One batch per row group, up to the largest batch the reader allows.
   int64_t batch_size = Limits{}.max_rows_per_batch;
+  DecryptionOptions decryption;
 };
 
 // Batches of a FileReader (which the stream must outlive).
@@ -42,6 +43,7 @@ class PlainStream final : public BatchReader {
     options.row_groups = request.row_groups;
     options.threads = request.threads;
     options.batch_size = request.batch_size;
+    options.decryption = request.decryption;
     reader_ = FileReader::open(request.path, options);
     batches_ = reader_->batches();
   }
@@ -60,6 +62,7 @@ class FilteredStream final : public BatchReader {
     options.columns = request.columns;
     options.filter = parse_predicate(request.where);
     options.threads = request.threads;
+    options.decryption = request.decryption;
     scan_ = FilteredScan::open(request.path, options);
   }
   std::shared_ptr<const BatchSchema> schema() const override { return scan_->schema(); }
@@ -79,6 +82,7 @@ class RowGroupFilterStream final : public BatchReader {
     ReaderOptions options;
     options.threads = request.threads;
     options.columns = request.columns;
+    options.decryption = request.decryption;
     data_ = FileReader::open(source, options);
     const std::vector<std::string> filter_columns = filter_.columns();
     for (const std::string& column : filter_columns) {
@@ -231,21 +235,25 @@ void bind_read(py::module_& m) {
   m.def(
       "scan_summary",
       [](std::string path, std::optional<std::vector<std::string>> columns, std::optional<std::string> where,
-         std::optional<std::vector<int32_t>> row_groups, std::optional<int> threads) {
-        return scan_summary(make_request(std::move(path), columns, where, row_groups, threads));
+         std::optional<std::vector<int32_t>> row_groups, std::optional<int> threads, const py::object& decryption) {
+        ReadRequest request = make_request(std::move(path), columns, where, row_groups, threads);
+        request.decryption = decryption_options(decryption);
+        return scan_summary(request);
       },
       py::arg("path"), py::arg("columns") = py::none(), py::arg("where") = py::none(),
-      py::arg("row_groups") = py::none(), py::arg("threads") = py::none(),
+      py::arg("row_groups") = py::none(), py::arg("threads") = py::none(), py::arg("decryption") = py::none(),
       "Decodes the selection and folds count / nulls / min / max per column, as `parquetry scan` does");
 
   m.def(
       "read",
       [](std::string path, std::optional<std::vector<std::string>> columns, std::optional<std::string> where,
-         std::optional<std::vector<int32_t>> row_groups, std::optional<int> threads) {
-        return read_table(make_request(std::move(path), columns, where, row_groups, threads));
+         std::optional<std::vector<int32_t>> row_groups, std::optional<int> threads, const py::object& decryption) {
+        ReadRequest request = make_request(std::move(path), columns, where, row_groups, threads);
+        request.decryption = decryption_options(decryption);
+        return read_table(request);
       },
       py::arg("path"), py::arg("columns") = py::none(), py::arg("where") = py::none(),
-      py::arg("row_groups") = py::none(), py::arg("threads") = py::none(),
+      py::arg("row_groups") = py::none(), py::arg("threads") = py::none(), py::arg("decryption") = py::none(),
       "Reads the selected columns / row groups / rows of a file into one Table (a batch per row group)");
 
   py::class_<PyScan>(m, "Scan")
@@ -255,14 +263,17 @@ void bind_read(py::module_& m) {
   m.def(
       "scan",
       [](std::string path, std::optional<std::vector<std::string>> columns, std::optional<std::string> where,
-         std::optional<std::vector<int32_t>> row_groups, std::optional<int> threads, int64_t batch_size) {
+         std::optional<std::vector<int32_t>> row_groups, std::optional<int> threads, int64_t batch_size,
+         const py::object& decryption) {
         ReadRequest request = make_request(std::move(path), columns, where, row_groups, threads);
+        request.decryption = decryption_options(decryption);
         if (batch_size < 1) throw_invalid("batch_size must be at least 1");
         request.batch_size = batch_size;
         return std::make_unique<PyScan>(request);
       },
       py::arg("path"), py::arg("columns") = py::none(), py::arg("where") = py::none(),
-      py::arg("row_groups") = py::none(), py::arg("threads") = py::none(), py::arg("batch_size") = 64 * 1024);
+      py::arg("row_groups") = py::none(), py::arg("threads") = py::none(), py::arg("batch_size") = 64 * 1024,
+      py::arg("decryption") = py::none());
 
   m.def(
       "open_schema",

@@ -211,6 +211,8 @@ WriterOptions make_options(const py::dict& given) {
       options.page_checksum = value.cast<bool>();
     } else if (key == "threads") {
       options.threads = value.cast<int>();
+    } else if (key == "encryption") {
+      options.encryption = encryption_options(value.cast<py::dict>());
     } else if (key == "key_value_metadata") {
       for (auto [k, v] : value.cast<py::dict>()) {
         options.key_value_metadata.push_back(KeyValue{k.cast<std::string>(), v.cast<std::string>()});

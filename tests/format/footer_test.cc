@@ -110,11 +110,19 @@ TEST(Footer, Errors) {
 
   Bytes encrypted = good;
   std::memcpy(encrypted.data() + encrypted.size() - 4, "PARE", 4);
+  std::memcpy(encrypted.data(), "PARE", 4);
   Error enc = error_of(encrypted);
   EXPECT_EQ(enc.code(), ErrorCode::kUnsupported);
-  EXPECT_EQ(enc.message(), "encrypted file (encrypted footer): not supported");
+  EXPECT_EQ(enc.message(), "encrypted footer: read it with the footer key (ReaderOptions::decryption)");
   EXPECT_EQ(std::string(enc.what()),
-            "unsupported: test.parquet: encrypted file (encrypted footer): not supported");
+            "unsupported: test.parquet: encrypted footer: read it with the footer key (ReaderOptions::decryption)");
+
+  // An encrypted-footer tail after a plaintext head is no Parquet file.
+  Bytes mixed = good;
+  std::memcpy(mixed.data() + mixed.size() - 4, "PARE", 4);
+  Error mixed_error = error_of(mixed);
+  EXPECT_EQ(mixed_error.code(), ErrorCode::kCorrupt);
+  EXPECT_NE(mixed_error.message().find("expected \"PARE\""), std::string::npos) << mixed_error.message();
 
   Bytes long_length = good;
   uint32_t huge = static_cast<uint32_t>(good.size());

@@ -314,7 +314,7 @@ TEST(MetadataFiles, EncryptedFooterGivesUnsupported) {
       ADD_FAILURE() << "expected an encrypted-footer error";
     } catch (const Error& e) {
       EXPECT_EQ(e.code(), ErrorCode::kUnsupported);
-      EXPECT_EQ(e.message(), "encrypted file (encrypted footer): not supported");
+      EXPECT_EQ(e.message(), "encrypted footer: read it with the footer key (ReaderOptions::decryption)");
       EXPECT_EQ(e.where().file, entry.path().string());
     }
     ++checked;

@@ -22,25 +22,39 @@ using Clock = std::chrono::steady_clock;
 
 class FaultTest : public ::testing::Test {
  protected:
+  // A server that cannot start fails every test with the reason (never a
+  // skip: gtest turns a failed SetUpTestSuite into skipped tests).
   static void SetUpTestSuite() {
-    ASSERT_TRUE(testing::nginx_available()) << "nginx and openssl are needed (scripts/install-deps.sh)";
-    root_ = new fs::path(testing::temp_dir() / "fault-root");
-    fs::create_directories(*root_);
-    testing::write_taxi_like(*root_ / "taxi.parquet");
-    nginx_ = new testing::Nginx(*root_);
-    proxy_ = new testing::FaultProxy(nginx_->http_port());
-    ReaderOptions options;
-    options.threads = 2;
-    local_ = new std::vector<std::string>(
-        testing::all_rows(*FileReader::open((*root_ / "taxi.parquet").string())));
+    try {
+      testing::require_nginx();
+      testing::require_python3();
+      root_ = new fs::path(testing::temp_dir() / "fault-root");
+      fs::create_directories(*root_);
+      testing::write_taxi_like(*root_ / "taxi.parquet");
+      nginx_ = new testing::Nginx(*root_);
+      proxy_ = new testing::FaultProxy(nginx_->http_port());
+      local_ = new std::vector<std::string>(
+          testing::all_rows(*FileReader::open((*root_ / "taxi.parquet").string())));
+    } catch (const std::exception& e) {
+      setup_error_ = new std::string(e.what());
+    }
   }
   static void TearDownTestSuite() {
     delete proxy_;
     delete nginx_;
     delete root_;
     delete local_;
+    delete setup_error_;
+    proxy_ = nullptr;
+    nginx_ = nullptr;
+    root_ = nullptr;
+    local_ = nullptr;
+    setup_error_ = nullptr;
   }
-  void SetUp() override { proxy_->reset(); }
+  void SetUp() override {
+    if (setup_error_ != nullptr) GTEST_FAIL() << *setup_error_;
+    proxy_->reset();
+  }
 
   static std::string url() { return proxy_->origin() + "/taxi.parquet"; }
 
@@ -72,12 +86,14 @@ class FaultTest : public ::testing::Test {
   static testing::FaultProxy* proxy_;
   static fs::path* root_;
   static std::vector<std::string>* local_;
+  static std::string* setup_error_;
 };
 
 testing::Nginx* FaultTest::nginx_ = nullptr;
 testing::FaultProxy* FaultTest::proxy_ = nullptr;
 fs::path* FaultTest::root_ = nullptr;
 std::vector<std::string>* FaultTest::local_ = nullptr;
+std::string* FaultTest::setup_error_ = nullptr;
 
 TEST_F(FaultTest, NoFaultNoRetry) {
   const RemoteStats stats = scan_equal(quick());

@@ -25,20 +25,33 @@ using testing::Nginx;
 
 class HttpSourceTest : public ::testing::Test {
  protected:
+  // A server that cannot start fails every test with the reason (never a
+  // skip: gtest turns a failed SetUpTestSuite into skipped tests).
   static void SetUpTestSuite() {
-    ASSERT_TRUE(testing::nginx_available()) << "nginx and openssl are needed (scripts/install-deps.sh)";
-    data_root_ = new fs::path(testing::parquet_testing("data"));
-    nginx_ = new Nginx(*data_root_);
-    own_root_ = new fs::path(testing::temp_dir() / "http-root");
-    fs::create_directories(*own_root_);
-    testing::write_taxi_like(*own_root_ / "taxi.parquet");
-    own_nginx_ = new Nginx(*own_root_);
+    try {
+      testing::require_nginx();
+      data_root_ = new fs::path(testing::parquet_testing("data"));
+      nginx_ = new Nginx(*data_root_);
+      own_root_ = new fs::path(testing::temp_dir() / "http-root");
+      fs::create_directories(*own_root_);
+      testing::write_taxi_like(*own_root_ / "taxi.parquet");
+      own_nginx_ = new Nginx(*own_root_);
+    } catch (const std::exception& e) {
+      setup_error_ = new std::string(e.what());
+    }
   }
   static void TearDownTestSuite() {
     delete nginx_;
     delete own_nginx_;
     delete data_root_;
     delete own_root_;
+    delete setup_error_;
+    nginx_ = own_nginx_ = nullptr;
+    data_root_ = own_root_ = nullptr;
+    setup_error_ = nullptr;
+  }
+  void SetUp() override {
+    if (setup_error_ != nullptr) GTEST_FAIL() << *setup_error_;
   }
   static std::string url(const fs::path& file) {
     return "http://127.0.0.1:" + std::to_string(nginx_->http_port()) + "/" +
@@ -54,12 +67,14 @@ class HttpSourceTest : public ::testing::Test {
   static Nginx* own_nginx_;
   static fs::path* data_root_;
   static fs::path* own_root_;
+  static std::string* setup_error_;
 };
 
 Nginx* HttpSourceTest::nginx_ = nullptr;
 Nginx* HttpSourceTest::own_nginx_ = nullptr;
 fs::path* HttpSourceTest::data_root_ = nullptr;
 fs::path* HttpSourceTest::own_root_ = nullptr;
+std::string* HttpSourceTest::setup_error_ = nullptr;
 
 TEST_F(HttpSourceTest, EveryPublicFileEqualsTheLocalRead) {
   int compared = 0;

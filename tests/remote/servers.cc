@@ -197,10 +197,37 @@ std::string http_get(const std::string& url) {
   return body;
 }
 
-bool nginx_available() { return fs::exists(nginx_binary()) && on_path("openssl"); }
+void require_nginx() {
+  if (!fs::exists(nginx_binary())) {
+    throw std::runtime_error(
+        "nginx is not installed (looked for /usr/sbin/nginx and /usr/bin/nginx): the HTTP(S) tests need it; "
+        "run scripts/install-deps.sh (make test does)");
+  }
+  if (!on_path("openssl")) {
+    throw std::runtime_error(
+        "openssl is not on PATH: the HTTPS tests make their certificate with it; run "
+        "scripts/install-deps.sh");
+  }
+}
 
-bool s3rver_available() {
-  return on_path("node") && fs::exists(servers_dir() / "node_modules" / "s3rver" / "package.json");
+void require_s3rver() {
+  if (!on_path("node")) {
+    throw std::runtime_error(
+        "node is not on PATH: the S3 tests run s3rver on it; run scripts/install-deps.sh");
+  }
+  const fs::path package = servers_dir() / "node_modules" / "s3rver" / "package.json";
+  if (!fs::exists(package)) {
+    throw std::runtime_error(package.string() +
+                             " is missing: the S3 tests need the pinned s3rver; run scripts/install-peers.sh "
+                             "(make test does)");
+  }
+}
+
+void require_python3() {
+  if (!on_path("python3")) {
+    throw std::runtime_error(
+        "python3 is not on PATH: the fault proxy runs on it; run scripts/install-deps.sh");
+  }
 }
 
 Nginx::Nginx(const fs::path& root) : dir_(scratch("nginx-" + std::to_string(free_port()))) {

@@ -92,9 +92,13 @@ class FaultProxy {
   Child child_;
 };
 
-/// Whether the servers can run here (nginx, node with s3rver installed by
-/// scripts/install-peers.sh, python3, openssl).
-bool nginx_available();
-bool s3rver_available();
+/// Throw std::runtime_error naming what is missing and how to install it
+/// when a server cannot run here: nginx and openssl
+/// (scripts/install-deps.sh), node with the pinned s3rver
+/// (scripts/install-peers.sh), python3 for the fault proxy. Tests turn that
+/// into a failure, never a skip.
+void require_nginx();
+void require_s3rver();
+void require_python3();
 
 }  // namespace parquetry::testing

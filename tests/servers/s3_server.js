@@ -57,19 +57,56 @@ function signatureProblem(req) {
   return expected === signature ? null : 'signature does not match';
 }
 
+// Two things S3 does that s3rver 3.7.1 does not, done here so the tests see
+// S3's behaviour: a suffix range "bytes=-N" means the last N bytes (s3rver
+// parses it as "bytes=0-N", a prefix of N + 1 bytes), and If-Match with
+// another ETag than the object's fails with 412. The signature was checked
+// before this rewrite, so rewriting Range does not affect it. Resolves to
+// 'precondition' when the request must fail with 412.
+async function objectConditions(server, req) {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return null;
+  const pathPart = req.url.split('?')[0];
+  const slash = pathPart.indexOf('/', 1);
+  if (slash < 0) return null;
+  const bucketName = decodeURIComponent(pathPart.slice(1, slash));
+  const key = decodeURIComponent(pathPart.slice(slash + 1));
+  if (key === '') return null;
+  let metadata;
+  try {
+    metadata = await server.store.getMetadata(bucketName, key);
+  } catch (error) {
+    return null;  // no such object: s3rver answers 404 itself
+  }
+  const size = Number(metadata['content-length']);
+  const range = /^bytes=-(\d+)$/.exec(req.headers['range'] || '');
+  if (range && size > 0) {
+    const want = Math.min(Number(range[1]), size);
+    req.headers['range'] = `bytes=${size - want}-${size - 1}`;
+  }
+  const ifMatch = req.headers['if-match'];
+  if (ifMatch !== undefined && ifMatch !== '*' && ifMatch !== metadata['etag']) return 'precondition';
+  return null;
+}
+
 async function main() {
   const server = new S3rver({ directory: storage, silent: true, configureBuckets: [{ name: bucket }] });
   await server.configureBuckets();
   const handle = server.callback();
+  const refuse = (res, status, code, message) => {
+    const body = `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`;
+    res.writeHead(status, { 'Content-Type': 'application/xml', 'Content-Length': Buffer.byteLength(body) });
+    res.end(body);
+  };
   const httpServer = http.createServer((req, res) => {
     const problem = signatureProblem(req);
     if (problem) {
-      const body = `<?xml version="1.0" encoding="UTF-8"?><Error><Code>SignatureDoesNotMatch</Code><Message>${problem}</Message></Error>`;
-      res.writeHead(403, { 'Content-Type': 'application/xml', 'Content-Length': Buffer.byteLength(body) });
-      res.end(body);
+      refuse(res, 403, 'SignatureDoesNotMatch', problem);
       return;
     }
-    handle(req, res);
+    objectConditions(server, req).then(outcome => {
+      if (outcome === 'precondition') refuse(res, 412, 'PreconditionFailed', 'If-Match does not match the ETag');
+      else handle(req, res);
+    }, () => handle(req, res));
   });
   await new Promise(resolve => httpServer.listen(0, '127.0.0.1', resolve));
   const port = httpServer.address().port;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "command.h"
+#include "key_options.h"
 #include "parquetry/error.h"
 #include "parquetry/filtered_scan.h"
 #include "parquetry/iceberg_scan.h"
@@ -25,8 +26,9 @@ struct CatOptions {
   bool csv = false;
   int threads = 1;
   std::string deletes;
-  std::string where;  // a predicate; empty = every row
+  std::string where;        // a predicate; empty = every row
   std::string variant_get;  // COLUMN.PATH of a VARIANT column; empty = normal rows
+  KeyOptions keys;
 };
 
 // The surviving rows of a filtered scan as a batch stream.
@@ -39,18 +41,6 @@ class FilteredBatches final : public BatchReader {
  private:
   std::unique_ptr<FilteredScan> scan_;
 };
-
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= text.size() && !text.empty()) {
-    size_t comma = text.find(',', start);
-    if (comma == std::string::npos) comma = text.size();
-    if (comma > start) out.push_back(text.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
-}
 
 // CSV field: strings as their bytes, scalars as their JSON text without
 // quotes (dates, decimals, base64 need no escapes), nested values as JSON.
@@ -95,11 +85,13 @@ void run_variant_get(const CatOptions& options) {
     if (prefix && name.size() > column.size()) column = name;
   }
   if (column.empty()) throw_invalid("--variant-get: no VARIANT column is a prefix of " + options.variant_get);
-  const std::string path = options.variant_get.size() > column.size() ? options.variant_get.substr(column.size() + 1) : "";
+  const std::string path =
+      options.variant_get.size() > column.size() ? options.variant_get.substr(column.size() + 1) : "";
   const VariantGetResult result = variant_get(options.path, column, path);
   std::fprintf(stderr, "variant_get plan: %s\n", variant_get_plan_name(result.plan.plan));
   std::string out;
-  for (size_t row = 0; row < result.values.size() && (options.limit < 0 || int64_t(row) < options.limit); ++row) {
+  for (size_t row = 0; row < result.values.size() && (options.limit < 0 || int64_t(row) < options.limit);
+       ++row) {
     JsonWriter writer;
     writer.begin_object().key(options.variant_get);
     if (result.values[row]) {
@@ -118,8 +110,9 @@ void run_variant_get(const CatOptions& options) {
 void run_cat(const CatOptions& options) {
   if (!options.variant_get.empty()) return run_variant_get(options);
   ReaderOptions reader_options;
-  reader_options.columns = split_list(options.columns);
+  reader_options.columns = parse_column_list(options.columns);
   reader_options.threads = options.threads;
+  reader_options.decryption = options.keys.decryption();
   auto reader = FileReader::open(options.path, reader_options);
   iceberg::PositionDeleteIndex deletes;  // outlives the merge-on-read reader below
   std::unique_ptr<BatchReader> batches;
@@ -129,6 +122,7 @@ void run_cat(const CatOptions& options) {
     scan_options.columns = reader_options.columns;
     scan_options.threads = options.threads;
     scan_options.filter = parse_predicate(options.where);
+    scan_options.decryption = reader_options.decryption;
     batches = std::make_unique<FilteredBatches>(FilteredScan::open(options.path, scan_options));
   } else if (!options.deletes.empty()) {
     // Deletes name data files by the path given here, exactly as passed.
@@ -177,8 +171,9 @@ void run_cat(const CatOptions& options) {
 
 void add_common(CLI::App* command, CatOptions& options) {
   command->add_option("file", options.path, "Parquet file")->required();
-  command->add_option("--columns", options.columns,
-                      "comma-separated column paths (a group selects its subtree)");
+  command->add_option(
+      "--columns", options.columns,
+      "comma-separated column paths (a group selects its subtree); quote odd names: \"a.b\", \"\"");
   command->add_flag("--csv", options.csv, "CSV instead of JSON lines");
   command->add_option("--threads", options.threads, "decode threads")->check(CLI::Range(1, 256));
   command->add_option("--where", options.where,
@@ -187,6 +182,7 @@ void add_common(CLI::App* command, CatOptions& options) {
                       "Iceberg deletes to apply: a Puffin deletion vector or a position-delete Parquet file");
   command->add_option("--variant-get", options.variant_get,
                       "COLUMN.PATH: print the value at PATH of a VARIANT column (e.g. nested.varcategory)");
+  add_key_options(command, options.keys);
 }
 
 CommandRegistration cat_command(30, [](CLI::App& app) {

@@ -249,7 +249,7 @@ void run_index(const IndexOptions& options) {
 }
 
 const CommandRegistration kIcebergCommand(60, [](CLI::App& app) {
-  CLI::App* iceberg = app.add_subcommand("iceberg", "Iceberg deletes: deletion vectors and Puffin files");
+  CLI::App* iceberg = app.add_subcommand("iceberg", "Iceberg tables (scan, info, files) and deletes (deletion vectors, Puffin files)");
   iceberg->require_subcommand(1);
   auto options = std::make_shared<DvInspectOptions>();
   CLI::App* inspect = iceberg->add_subcommand(

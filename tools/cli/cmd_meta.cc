@@ -1,7 +1,9 @@
 // `parquetry meta FILE [--json]`: everything the footer says about a file:
 // rows, row groups, writer, key-value metadata and, per column chunk, codec,
 // encodings, sizes, offsets (pages, page index, bloom filter) and statistics
-// with min/max decoded through the column's logical type.
+// with min/max decoded through the column's logical type, and which of those
+// statistics the reader will not use because the writer catalogue
+// (include/parquetry/writer_quirks.h) knows that writer version got them wrong.
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -10,13 +12,16 @@
 #include <vector>
 
 #include "command.h"
+#include "key_options.h"
+#include "parquetry/encryption/file_decryptor.h"
 #include "parquetry/error.h"
 #include "parquetry/io.h"
 #include "parquetry/metadata.h"
+#include "parquetry/remote.h"
 #include "parquetry/schema.h"
 #include "parquetry/schema/value_text.h"
 #include "parquetry/util/json_writer.h"
-#include "parquetry/remote.h"
+#include "parquetry/writer_quirks.h"
 
 namespace parquetry::cli {
 namespace {
@@ -24,6 +29,7 @@ namespace {
 struct MetaOptions {
   std::string path;
   bool json = false;
+  KeyOptions keys;
 };
 
 // Key-value metadata such as ARROW:schema can be many kilobytes; the text
@@ -36,18 +42,15 @@ struct FileFacts {
   FileMetaData metadata;
 };
 
-FileFacts read_footer(const std::string& path) {
+// The footer, decrypted with the keys given (encrypted columns whose key is
+// missing show only what a plaintext footer tells about them). The path may
+// be local or remote (open_source).
+FileFacts read_footer(const std::string& path, const KeyOptions& keys) {
   std::shared_ptr<RandomAccessSource> source = open_source(path);
   FileFacts facts;
   facts.path = path;
   facts.size = source->size();
-  facts.metadata = read_file_metadata(*source);
-  if (facts.metadata.encryption_algorithm) {
-    ErrorLocation where;
-    where.file = path;
-    throw Error(ErrorCode::kUnsupported,
-                "encrypted file (plaintext footer, encrypted columns): not supported", std::move(where));
-  }
+  facts.metadata = open_footer(*source, Limits{}, keys.decryption()).metadata;
   return facts;
 }
 
@@ -61,7 +64,10 @@ Error located(const Error& e, const std::string& file, int64_t row_group, const 
 
 // The chunk's metadata after checking that it belongs where it sits.
 const ColumnMetaData& chunk_metadata(const ColumnChunk& chunk, const ColumnDescriptor& column) {
-  if (!chunk.meta_data) throw_corrupt("column chunk has no metadata");
+  if (!chunk.meta_data) {
+    if (chunk.crypto_metadata) throw_invalid("column chunk is encrypted and its key was not given");
+    throw_corrupt("column chunk has no metadata");
+  }
   const ColumnMetaData& meta = *chunk.meta_data;
   if (meta.type != column.physical_type) {
     throw_corrupt("column chunk has type " + std::string(type_name(meta.type)) + " but the schema says " +
@@ -140,7 +146,27 @@ void write_optional(JsonWriter& json, const char* name, const std::optional<int3
   if (value) json.field(name, *value);
 }
 
-void write_chunk_json(JsonWriter& json, const ColumnChunk& chunk, const ColumnDescriptor& column) {
+std::string_view field_word(StatisticsField field) {
+  return field == StatisticsField::kMinMax ? "min/max" : "null_count";
+}
+
+// The defects of the chunk's statistics, as {field, defect, source, reason}.
+void write_not_used(JsonWriter& json, const StatisticsTrust& trust) {
+  json.key("not_used").begin_array();
+  for (StatisticsDefect defect : trust.list()) {
+    const StatisticsDefectInfo& info = statistics_defect_info(defect);
+    json.begin_object()
+        .field("field", field_word(info.field))
+        .field("defect", info.name)
+        .field("source", info.source)
+        .field("reason", info.description)
+        .end_object();
+  }
+  json.end_array();
+}
+
+void write_chunk_json(JsonWriter& json, const ColumnChunk& chunk, const ColumnDescriptor& column,
+                      const StatisticsCatalogue& catalogue) {
   const ColumnMetaData& meta = chunk_metadata(chunk, column);
   json.begin_object();
   json.field("path", column.path);
@@ -176,6 +202,10 @@ void write_chunk_json(JsonWriter& json, const ColumnChunk& chunk, const ColumnDe
     if (decoded.legacy) json.field("legacy_min_max", true);
     if (stats.is_min_value_exact) json.field("is_min_value_exact", *stats.is_min_value_exact);
     if (stats.is_max_value_exact) json.field("is_max_value_exact", *stats.is_max_value_exact);
+    const StatisticsTrust trust = catalogue.chunk_trust(column, meta);
+    json.field("min_max_used", trust.min_max_usable());
+    json.field("null_count_used", trust.null_count_usable());
+    write_not_used(json, trust);
     json.end_object();
   }
   if (!meta.encoding_stats.empty()) {
@@ -202,6 +232,18 @@ std::string meta_json(const FileFacts& facts, const Schema& schema) {
   json.field("file_size", facts.size);
   json.field("version", metadata.version);
   if (metadata.created_by) json.field("created_by", *metadata.created_by);
+  const StatisticsCatalogue catalogue(metadata);
+  {
+    const WriterVersion& writer = catalogue.writer();
+    json.key("writer").begin_object().field("application", writer.application);
+    if (writer.has_version) {
+      json.field("version", std::to_string(writer.major) + "." + std::to_string(writer.minor) + "." +
+                                std::to_string(writer.patch));
+      if (!writer.pre_release.empty()) json.field("pre_release", writer.pre_release);
+    }
+    if (!writer.build.empty()) json.field("build", writer.build);
+    json.end_object();
+  }
   json.field("num_rows", metadata.num_rows);
   json.field("num_row_groups", static_cast<int64_t>(metadata.row_groups.size()));
   json.field("num_columns", static_cast<int64_t>(schema.num_columns()));
@@ -246,7 +288,7 @@ std::string meta_json(const FileFacts& facts, const Schema& schema) {
     for (size_t c = 0; c < row_group.columns.size(); ++c) {
       const ColumnDescriptor& column = schema.column(c);
       try {
-        write_chunk_json(json, row_group.columns[c], column);
+        write_chunk_json(json, row_group.columns[c], column, catalogue);
       } catch (const Error& e) {
         throw located(e, facts.path, group_index, column.path);
       }
@@ -281,7 +323,8 @@ void append_key_values(std::string& out, const std::vector<KeyValue>& pairs, con
   }
 }
 
-void append_chunk_text(std::string& out, const ColumnChunk& chunk, const ColumnDescriptor& column) {
+void append_chunk_text(std::string& out, const ColumnChunk& chunk, const ColumnDescriptor& column,
+                       const StatisticsCatalogue& catalogue) {
   const ColumnMetaData& meta = chunk_metadata(chunk, column);
   out += "  column " + std::to_string(column.index) + " " + column.path + ": " +
          std::string(type_name(meta.type));
@@ -314,6 +357,11 @@ void append_chunk_text(std::string& out, const ColumnChunk& chunk, const ColumnD
     out += ", nulls " + or_dash(stats.null_count) + ", distinct " + or_dash(stats.distinct_count);
     if (stats.nan_count) out += ", NaNs " + std::to_string(*stats.nan_count);
     out += "\n";
+    for (StatisticsDefect defect : catalogue.chunk_trust(column, meta).list()) {
+      const StatisticsDefectInfo& info = statistics_defect_info(defect);
+      out += "    statistics not used: " + std::string(field_word(info.field)) + " (" +
+             std::string(info.source) + ": " + std::string(info.description) + ")\n";
+    }
   }
   if (!meta.key_value_metadata.empty()) {
     out += "    key-value metadata:\n";
@@ -327,6 +375,8 @@ std::string meta_text(const FileFacts& facts, const Schema& schema) {
   out += "file: " + facts.path + " (" + std::to_string(facts.size) + " bytes)\n";
   out += "version: " + std::to_string(metadata.version) + "\n";
   out += "created by: " + (metadata.created_by ? shorten(*metadata.created_by) : std::string("-")) + "\n";
+  const StatisticsCatalogue catalogue(metadata);
+  out += "writer: " + shorten(catalogue.writer().to_string()) + "\n";
   out += "rows: " + std::to_string(metadata.num_rows) + "\n";
   out += "row groups: " + std::to_string(metadata.row_groups.size()) + "\n";
   out += "columns: " + std::to_string(schema.num_columns()) + "\n";
@@ -350,7 +400,7 @@ std::string meta_text(const FileFacts& facts, const Schema& schema) {
     for (size_t c = 0; c < row_group.columns.size(); ++c) {
       const ColumnDescriptor& column = schema.column(c);
       try {
-        append_chunk_text(out, row_group.columns[c], column);
+        append_chunk_text(out, row_group.columns[c], column, catalogue);
       } catch (const Error& e) {
         throw located(e, facts.path, group_index, column.path);
       }
@@ -360,7 +410,7 @@ std::string meta_text(const FileFacts& facts, const Schema& schema) {
 }
 
 void run_meta(const MetaOptions& options) {
-  FileFacts facts = read_footer(options.path);
+  FileFacts facts = read_footer(options.path, options.keys);
   Schema schema = [&] {
     try {
       return Schema::from_metadata(facts.metadata);
@@ -377,6 +427,7 @@ const CommandRegistration kMetaCommand(20, [](CLI::App& app) {
   CLI::App* command = app.add_subcommand("meta", "Print the footer metadata of a Parquet file");
   command->add_option("file", options->path, "Parquet file")->required();
   command->add_flag("--json", options->json, "Print the metadata as JSON");
+  add_key_options(command, options->keys);
   command->callback([options] { run_meta(*options); });
 });
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "command.h"
+#include "key_options.h"
 #include "parquetry/filtered_scan.h"
 #include "parquetry/scan.h"
 #include "parquetry/table/json_values.h"
@@ -28,19 +29,8 @@ struct ScanOptions {
   int64_t coalesce_gap = ReaderOptions{}.coalesce_gap;
   int64_t coalesce_max = ReaderOptions{}.coalesce_max_size;
   int64_t read_ahead = ReaderOptions{}.read_ahead_budget;
+  KeyOptions keys;
 };
-
-std::vector<std::string> split_columns(const std::string& text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t comma = text.find(',', start);
-    if (comma == std::string::npos) comma = text.size();
-    if (comma > start) out.push_back(text.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
-}
 
 void write_scalar(JsonWriter& json, const ScanScalar& value) {
   if (std::holds_alternative<int64_t>(value)) {
@@ -64,13 +54,14 @@ std::string scalar_text(const ScanScalar& value) {
 
 void run_scan(const ScanOptions& options) {
   ReaderOptions reader_options;
-  reader_options.columns = split_columns(options.columns);
+  reader_options.columns = parse_column_list(options.columns);
   reader_options.threads = options.threads;
   reader_options.dictionary_arrays = options.dictionary;
   reader_options.use_mmap = options.mmap;
   reader_options.coalesce_gap = options.coalesce_gap;
   reader_options.coalesce_max_size = options.coalesce_max;
   reader_options.read_ahead_budget = options.read_ahead;
+  reader_options.decryption = options.keys.decryption();
   auto start = std::chrono::steady_clock::now();
   ScanSummary summary;
   std::string explanation;
@@ -83,6 +74,7 @@ void run_scan(const ScanOptions& options) {
     scan_options.use_mmap = options.mmap;
     scan_options.coalesce_gap = options.coalesce_gap;
     scan_options.coalesce_max_size = options.coalesce_max;
+    scan_options.decryption = reader_options.decryption;
     if (!options.where.empty()) scan_options.filter = parse_predicate(options.where);
     if (options.explain) {
       // The batch path keeps the pruning statistics to explain.
@@ -145,7 +137,8 @@ CommandRegistration scan_command(40, [](CLI::App& app) {
   CLI::App* command =
       app.add_subcommand("scan", "decode every value and fold count/min/max per column, timed");
   command->add_option("file", options->path, "Parquet file")->required();
-  command->add_option("--columns", options->columns, "comma-separated column paths");
+  command->add_option("--columns", options->columns,
+                      "comma-separated column paths; quote odd names: \"a.b\", \"\" (empty), \"x\"\"y\"");
   command->add_option("--threads", options->threads, "decode threads")->check(CLI::Range(1, 256));
   command->add_option("--where", options->where,
                       "only rows matching a predicate, e.g. \"PULocationID = 132 AND fare_amount > 10\"");
@@ -175,6 +168,7 @@ CommandRegistration scan_command(40, [](CLI::App& app) {
                    "while one decodes "
                    "(0 = off; default 268435456)")
       ->check(CLI::NonNegativeNumber);
+  add_key_options(command, options->keys);
   command->callback([options]() { run_scan(*options); });
 });
 

@@ -5,12 +5,14 @@
 #include <string>
 
 #include "command.h"
+#include "key_options.h"
+#include "parquetry/encryption/file_decryptor.h"
 #include "parquetry/error.h"
 #include "parquetry/io.h"
 #include "parquetry/metadata.h"
+#include "parquetry/remote.h"
 #include "parquetry/schema.h"
 #include "parquetry/util/json_writer.h"
-#include "parquetry/remote.h"
 
 namespace parquetry::cli {
 namespace {
@@ -18,20 +20,14 @@ namespace {
 struct SchemaOptions {
   std::string path;
   bool json = false;
+  KeyOptions keys;
 };
 
-// Reads the footer; files with encrypted columns are refused up front (an
-// encrypted footer is already refused by read_file_metadata).
-FileMetaData read_plaintext_footer(const std::string& path) {
+// Reads the footer: a plaintext footer needs no key, an encrypted one the
+// footer key. The path may be local or remote (open_source).
+FileMetaData read_footer(const std::string& path, const KeyOptions& keys) {
   std::shared_ptr<RandomAccessSource> source = open_source(path);
-  FileMetaData metadata = read_file_metadata(*source);
-  if (metadata.encryption_algorithm) {
-    ErrorLocation where;
-    where.file = path;
-    throw Error(ErrorCode::kUnsupported,
-                "encrypted file (plaintext footer, encrypted columns): not supported", std::move(where));
-  }
-  return metadata;
+  return open_footer(*source, Limits{}, keys.decryption()).metadata;
 }
 
 void write_annotations(JsonWriter& json, const SchemaNode& node) {
@@ -45,6 +41,7 @@ void write_annotations(JsonWriter& json, const SchemaNode& node) {
     json.field("precision", node.precision()).field("scale", node.scale());
   }
   if (node.field_id()) json.field("field_id", *node.field_id());
+  if (!node.annotation_note().empty()) json.field("note", node.annotation_note());
 }
 
 // Depth is bounded by Limits::max_nesting_depth, checked when the schema was built.
@@ -101,7 +98,7 @@ std::string schema_json(const std::string& path, const FileMetaData& metadata, c
 }
 
 void run_schema(const SchemaOptions& options) {
-  FileMetaData metadata = read_plaintext_footer(options.path);
+  FileMetaData metadata = read_footer(options.path, options.keys);
   Schema schema = [&] {
     try {
       return Schema::from_metadata(metadata);
@@ -120,6 +117,7 @@ const CommandRegistration kSchemaCommand(10, [](CLI::App& app) {
   CLI::App* command = app.add_subcommand("schema", "Print the schema of a Parquet file");
   command->add_option("file", options->path, "Parquet file")->required();
   command->add_flag("--json", options->json, "Print the schema tree and its leaf columns as JSON");
+  add_key_options(command, options->keys);
   command->callback([options] { run_schema(*options); });
 });
 

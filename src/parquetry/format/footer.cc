@@ -45,8 +45,7 @@ std::string printable(std::span<const uint8_t> bytes) {
 
 }  // namespace
 
-FileMetaData read_file_metadata(RandomAccessSource& source, const Limits& limits,
-                                const MetadataOptions& options) {
+FooterBytes read_footer_bytes(RandomAccessSource& source, const Limits& limits) {
   const int64_t size = source.size();
   auto corrupt = [&](const std::string& message, int64_t offset) {
     ErrorLocation where;
@@ -57,20 +56,16 @@ FileMetaData read_file_metadata(RandomAccessSource& source, const Limits& limits
   if (size < kMinFileSize) {
     corrupt("file of " + std::to_string(size) + " bytes is too small to be Parquet (at least 12 needed)", 0);
   }
-  Buffer tail_buffer;
+  FooterBytes out;
   const int64_t hint = source.footer_read_hint() > 0 ? source.footer_read_hint() : kFooterSpeculativeRead;
   const int64_t tail_size = std::min(size, std::max<int64_t>(hint, kMinFileSize));
   const int64_t tail_start = size - tail_size;
-  std::span<const uint8_t> tail = source.read(tail_start, tail_size, tail_buffer);
+  std::span<const uint8_t> tail = source.read(tail_start, tail_size, out.storage);
 
   std::span<const uint8_t> magic = tail.last(kMagicSize);
-  if (std::memcmp(magic.data(), kEncryptedMagic, kMagicSize) == 0) {
-    ErrorLocation where;
-    where.file = source.name();
-    throw Error(ErrorCode::kUnsupported, "encrypted file (encrypted footer): not supported",
-                std::move(where));
-  }
-  if (std::memcmp(magic.data(), kMagic, kMagicSize) != 0) {
+  out.encrypted_footer = std::memcmp(magic.data(), kEncryptedMagic, kMagicSize) == 0;
+  const char* expected = out.encrypted_footer ? kEncryptedMagic : kMagic;
+  if (!out.encrypted_footer && std::memcmp(magic.data(), kMagic, kMagicSize) != 0) {
     corrupt("not a Parquet file: trailing magic is \"" + printable(magic) + "\", expected \"PAR1\"",
             size - 4);
   }
@@ -98,22 +93,37 @@ FileMetaData read_file_metadata(RandomAccessSource& source, const Limits& limits
     Buffer head_buffer;
     std::span<const uint8_t> head =
         tail_start == 0 ? tail.first(kMagicSize) : source.read(0, kMagicSize, head_buffer);
-    if (std::memcmp(head.data(), kMagic, kMagicSize) != 0) {
-      corrupt("not a Parquet file: leading magic is \"" + printable(head) + "\", expected \"PAR1\"", 0);
+    if (std::memcmp(head.data(), expected, kMagicSize) != 0) {
+      corrupt(
+          "not a Parquet file: leading magic is \"" + printable(head) + "\", expected \"" + expected + "\"",
+          0);
     }
   }
 
-  std::span<const uint8_t> footer;
-  Buffer footer_buffer;
   if (footer_start >= tail_start) {
-    footer = tail.subspan(static_cast<size_t>(footer_start - tail_start), static_cast<size_t>(footer_size));
+    out.footer =
+        tail.subspan(static_cast<size_t>(footer_start - tail_start), static_cast<size_t>(footer_size));
   } else {
-    footer = source.read(footer_start, footer_size, footer_buffer);
+    out.footer = source.read(footer_start, footer_size, out.storage);
+  }
+  out.footer_start = footer_start;
+  return out;
+}
+
+FileMetaData read_file_metadata(RandomAccessSource& source, const Limits& limits,
+                                const MetadataOptions& options) {
+  FooterBytes bytes = read_footer_bytes(source, limits);
+  if (bytes.encrypted_footer) {
+    ErrorLocation where;
+    where.file = source.name();
+    throw Error(ErrorCode::kUnsupported,
+                "encrypted footer: read it with the footer key (ReaderOptions::decryption)",
+                std::move(where));
   }
   try {
-    return decode_file_metadata(footer, limits, options);
+    return decode_file_metadata(bytes.footer, limits, options);
   } catch (const Error& e) {
-    rethrow_in_file(e, source.name(), footer_start);
+    rethrow_in_file(e, source.name(), bytes.footer_start);
   }
 }
 

@@ -1572,6 +1572,13 @@ FileCryptoMetaData decode_file_crypto_metadata(std::span<const uint8_t> bytes, c
   return decode_top<FileCryptoMetaData>(bytes, limits, consumed, read_file_crypto_metadata);
 }
 
+ColumnMetaData decode_column_metadata(std::span<const uint8_t> bytes, const Limits& limits,
+                                      const MetadataOptions& options) {
+  return decode_top<ColumnMetaData>(bytes, limits, nullptr, [&](CompactReader& r, ColumnMetaData& c) {
+    read_column_metadata(r, c, options);
+  });
+}
+
 Statistics decode_statistics(std::span<const uint8_t> bytes, const Limits& limits) {
   return decode_top<Statistics>(bytes, limits, nullptr, read_statistics);
 }
@@ -1664,6 +1671,11 @@ void encode_bloom_filter_header(const BloomFilterHeader& b, Buffer& out) {
   w.field_empty_struct(static_cast<int16_t>(b.compression));
   w.struct_end();
   w.struct_end();
+}
+
+void encode_column_metadata(const ColumnMetaData& metadata, Buffer& out) {
+  CompactWriter w(out);
+  write_column_metadata(w, metadata);
 }
 
 void encode_file_crypto_metadata(const FileCryptoMetaData& f, Buffer& out) {

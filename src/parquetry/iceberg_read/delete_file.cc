@@ -17,6 +17,7 @@
 #include "parquetry/metadata.h"
 #include "parquetry/schema.h"
 #include "parquetry/remote.h"
+#include "parquetry/writer_quirks.h"
 
 namespace parquetry::iceberg {
 namespace {
@@ -151,9 +152,12 @@ void describe_batch(const ArrayData& paths, const ArrayData& positions_in, Batch
 // Whether the chunk's min/max statistics prove `file` absent. Truncated
 // statistics stay usable: a truncated min is <= the true min and a
 // truncated max is >= the true max.
-bool statistics_exclude(const ColumnChunk& chunk, const ColumnDescriptor& column, std::string_view file) {
+// The writer catalogue decides first whether the file's writer got them right.
+bool statistics_exclude(const ColumnChunk& chunk, const ColumnDescriptor& column, std::string_view file,
+                        const StatisticsCatalogue& catalogue) {
   if (column.sort_order != SortOrder::kUnsigned) return false;
   if (!chunk.meta_data || !chunk.meta_data->statistics) return false;
+  if (!catalogue.chunk_trust(column, *chunk.meta_data).min_max_usable()) return false;
   const Statistics& stats = *chunk.meta_data->statistics;
   if (stats.min_value && file < std::string_view(*stats.min_value)) return true;
   if (stats.max_value && file > std::string_view(*stats.max_value)) return true;
@@ -173,8 +177,11 @@ std::span<const uint8_t> read_index_bytes(RandomAccessSource& source, std::optio
 // or nullopt when the chunk has no usable page index (read everything).
 std::optional<std::vector<RowRange>> pages_that_may_hold(RandomAccessSource& source, const ColumnChunk& chunk,
                                                          const ColumnDescriptor& column, int64_t num_rows,
-                                                         std::string_view file, const Limits& limits) {
-  if (column.sort_order != SortOrder::kUnsigned) return std::nullopt;
+                                                         std::string_view file, const Limits& limits,
+                                                         const StatisticsCatalogue& catalogue) {
+  if (column.sort_order != SortOrder::kUnsigned || !chunk.meta_data) return std::nullopt;
+  const StatisticsTrust trust = catalogue.column_index_trust(column, *chunk.meta_data);
+  if (!trust.min_max_usable()) return std::nullopt;
   Buffer column_scratch, offset_scratch;
   auto column_bytes = read_index_bytes(source, chunk.column_index_offset, chunk.column_index_length,
                                        column_scratch, "column index");
@@ -197,9 +204,12 @@ std::optional<std::vector<RowRange>> pages_that_may_hold(RandomAccessSource& sou
       throw_corrupt("offset index has inconsistent first_row_index values");
     }
     if (first == last) continue;
-    const bool may_hold = !column_index.null_pages[p] &&
-                          file >= std::string_view(column_index.min_values[p]) &&
-                          file <= std::string_view(column_index.max_values[p]);
+    // A null page's bounds are empty; whether it is null at all is a null
+    // count, which some writers got wrong (then the page may hold anything).
+    const bool may_hold = column_index.null_pages[p]
+                              ? !trust.null_count_usable()
+                              : file >= std::string_view(column_index.min_values[p]) &&
+                                    file <= std::string_view(column_index.max_values[p]);
     if (!may_hold) continue;
     if (!ranges.empty() && ranges.back().end == first) {
       ranges.back().end = last;
@@ -239,6 +249,7 @@ PositionIndexMap read_position_delete_file(std::shared_ptr<RandomAccessSource> s
   PositionIndexBuilder builder(options.only_data_file);
   BatchView view;
   const auto& row_groups = reader->metadata().row_groups;
+  const StatisticsCatalogue catalogue(reader->metadata());
   for (int g = 0; g < int(row_groups.size()); ++g) {
     const RowGroup& row_group = row_groups[size_t(g)];
     if (row_group.num_rows == 0) continue;
@@ -248,12 +259,12 @@ PositionIndexMap read_position_delete_file(std::shared_ptr<RandomAccessSource> s
     RecordBatch batch;
     if (options.only_data_file) {
       const ColumnChunk& chunk = row_group.columns[size_t(columns.path->index)];
-      if (statistics_exclude(chunk, *columns.path, *options.only_data_file)) {
+      if (statistics_exclude(chunk, *columns.path, *options.only_data_file, catalogue)) {
         ++counts.row_groups_skipped;
         continue;
       }
       auto ranges = pages_that_may_hold(*source, chunk, *columns.path, row_group.num_rows,
-                                        *options.only_data_file, options.reader.limits);
+                                        *options.only_data_file, options.reader.limits, catalogue);
       if (ranges && ranges->empty()) {
         ++counts.row_groups_skipped;
         continue;

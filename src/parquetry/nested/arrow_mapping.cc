@@ -27,9 +27,13 @@ DataType leaf_type(const SchemaNode& node, const ArrowMappingOptions& options) {
   const LogicalType* logical = node.logical_type() ? &*node.logical_type() : nullptr;
   if (logical != nullptr) {
     if (logical->is<NullType>()) return DataType::make(TypeId::kNull);
-    if (const auto* decimal = logical->get_if<DecimalType>()) {
+    if (const auto* decimal = logical->get_if<DecimalType>();
+        decimal != nullptr && decimal->precision <= kMaxArrowDecimalPrecision) {
       return decimal_type(node, decimal->precision, decimal->scale);
     }
+    // Wider decimals have no Arrow decimal type: they stay the bytes they
+    // are stored as (big-endian two's complement), exact, with precision
+    // and scale in the field's metadata (make_field).
   }
   switch (physical) {
     case Type::BOOLEAN: return DataType::make(TypeId::kBool);
@@ -57,7 +61,13 @@ DataType leaf_type(const SchemaNode& node, const ArrowMappingOptions& options) {
         if (const auto* time = logical->get_if<TimeType>()) return DataType::time(arrow_unit(time->unit));
       }
       return DataType::make(TypeId::kInt64);
-    case Type::INT96: return DataType::timestamp(options.int96_unit, "");
+    case Type::INT96:
+      if (options.int96_as_binary) {
+        DataType type = DataType::fixed_size_binary(12);
+        type.extension_name = "parquet.int96";
+        return type;
+      }
+      return DataType::timestamp(options.int96_unit, "");
     case Type::FLOAT: return DataType::make(TypeId::kFloat32);
     case Type::DOUBLE: return DataType::make(TypeId::kFloat64);
     case Type::BYTE_ARRAY:
@@ -88,6 +98,11 @@ Field make_field(const SchemaNode& node, DataType type, bool nullable) {
   field.type = std::move(type);
   field.nullable = nullable;
   field.field_id = node.field_id().value_or(-1);
+  if (node.is_leaf() && node.logical_type() && node.logical_type()->is<DecimalType>() &&
+      node.precision() > kMaxArrowDecimalPrecision) {
+    field.metadata.emplace_back(kWideDecimalPrecisionKey, std::to_string(node.precision()));
+    field.metadata.emplace_back(kWideDecimalScaleKey, std::to_string(node.scale()));
+  }
   return field;
 }
 

@@ -16,6 +16,8 @@ namespace parquetry {
 /// Choices the mapping leaves to the reader.
 struct ArrowMappingOptions {
   ArrowTimeUnit int96_unit = ArrowTimeUnit::kNano;  ///< INT96 -> timestamp[int96_unit]
+  /// INT96 -> fixed_size_binary(12) "parquet.int96" (the stored bytes) instead.
+  bool int96_as_binary = false;
 };
 
 /// The Arrow field for a schema node (name, type, nullability, field id).

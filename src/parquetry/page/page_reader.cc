@@ -6,6 +6,7 @@
 #include <string>
 
 #include "parquetry/compression/codec.h"
+#include "parquetry/encryption/modules.h"
 #include "parquetry/io.h"
 #include "parquetry/io/range_reads.h"
 
@@ -38,6 +39,7 @@ PageReader::PageReader(RandomAccessSource& source, const ColumnMetaData& column,
   }
   chunk_offset_ = start;
   nominal_length_ = length;
+  dictionary_first_ = column.dictionary_page_offset && *column.dictionary_page_offset == start;
   source_ = &source;
   try {
     if (fetched_ == nullptr) chunk_ = source.read(start, length, chunk_storage_);
@@ -58,16 +60,24 @@ void PageReader::fail(const std::string& message) const {
   throw Error(ErrorCode::kCorrupt, message, where);
 }
 
-void PageReader::restrict_to_pages(std::vector<int64_t> file_offsets, bool visit_start) {
+void PageReader::restrict_to_pages(std::vector<int64_t> file_offsets, bool visit_start,
+                                   std::vector<int32_t> ordinals) {
   restricted_ = true;
   visit_start_ = visit_start;
   allowed_.clear();
-  for (int64_t offset : file_offsets) {
-    const int64_t relative = offset - chunk_offset_;
+  allowed_ordinals_.clear();
+  if (!ordinals.empty() && ordinals.size() != file_offsets.size()) fail("page ordinals do not match the pages");
+  std::vector<std::pair<int64_t, int32_t>> pages;
+  for (size_t i = 0; i < file_offsets.size(); ++i) {
+    const int64_t relative = file_offsets[i] - chunk_offset_;
     if (relative < 0 || relative >= nominal_length_) fail("page index points outside the column chunk");
-    allowed_.push_back(relative);
+    pages.emplace_back(relative, ordinals.empty() ? -1 : ordinals[i]);
   }
-  std::sort(allowed_.begin(), allowed_.end());
+  std::sort(pages.begin(), pages.end());
+  for (const auto& [relative, ordinal] : pages) {
+    allowed_.push_back(relative);
+    if (!ordinals.empty()) allowed_ordinals_.push_back(ordinal);
+  }
   next_allowed_ = 0;
 }
 
@@ -100,7 +110,24 @@ bool PageReader::next(Page& page) {
       if (int64_t(rest.size()) > options_.limits.max_page_header_size) {
         rest = rest.first(size_t(options_.limits.max_page_header_size));
       }
-      header_ = decode_page_header(rest, options_.limits, &header_size);
+      // Encrypted chunks: the header is a module of its own; the chunk's
+      // first page is its dictionary when the metadata says so.
+      const ModuleCrypto* crypto = options_.crypto;
+      const bool dictionary_module = dictionary_first_ && position_ == 0;
+      int32_t page_ordinal = data_ordinal_;
+      if (crypto != nullptr) {
+        if (!allowed_ordinals_.empty()) {
+          auto found = std::lower_bound(allowed_.begin(), allowed_.end(), position_);
+          if (found != allowed_.end() && *found == position_)
+            page_ordinal = allowed_ordinals_[size_t(found - allowed_.begin())];
+        }
+        std::span<const uint8_t> plain_header =
+            crypto->decrypt(dictionary_module ? ModuleType::kDictionaryPageHeader : ModuleType::kDataPageHeader,
+                            page_ordinal, at, decrypted_header_, &header_size);
+        header_ = decode_page_header(plain_header, options_.limits);
+      } else {
+        header_ = decode_page_header(rest, options_.limits, &header_size);
+      }
       const int64_t body_start = position_ + int64_t(header_size);
       const int64_t compressed = header_.compressed_page_size;
       const int64_t uncompressed = header_.uncompressed_page_size;
@@ -126,13 +153,38 @@ bool PageReader::next(Page& page) {
                     std::to_string(options_.limits.max_page_size));
       }
       std::span<const uint8_t> body = at.subspan(header_size, size_t(compressed));
+      if (header_.type != PageType::DICTIONARY_PAGE) ++data_ordinal_;
       page = Page{};
       page.type = header_.type;
       page.header = &header_;
       page.ordinal = ordinal_;
       page.file_offset = chunk_offset_ + position_;
       position_ = body_start + compressed;
-      if (options_.verify_crc && header_.crc) {
+      // Encrypted bodies are decrypted before anything else; an uncompressed
+      // one straight into the buffer the values are decoded from (kept by a
+      // zero-copy decoder through body_owner like a decompressed page).
+      if (crypto != nullptr && header_.type != PageType::INDEX_PAGE) {
+        if (restricted_ && header_.type != PageType::DICTIONARY_PAGE && !is_allowed(page.file_offset - chunk_offset_)) {
+          ++ordinal_;
+          continue;
+        }
+        const ModuleType type = dictionary_module ? ModuleType::kDictionaryPage : ModuleType::kDataPage;
+        Buffer* plain = &decrypted_body_;
+        if (codec_ == nullptr) {
+          std::shared_ptr<Buffer>& target = *decompressed_;
+          if (!target || target.use_count() > 1) target = std::make_shared<Buffer>();
+          page.body_owner = target;
+          plain = target.get();
+        }
+        size_t module_size = 0;
+        body = crypto->decrypt(type, page_ordinal, body, *plain, &module_size);
+        if (int64_t(module_size) != compressed) {
+          throw_corrupt("page size " + std::to_string(compressed) + " differs from its encrypted module's " +
+                        std::to_string(module_size));
+        }
+      }
+      // The GCM tag already authenticates an encrypted page; its CRC is not checked.
+      if (crypto == nullptr && options_.verify_crc && header_.crc) {
         uint32_t actual = uint32_t(libdeflate_crc32(0, body.data(), body.size()));
         if (actual != uint32_t(*header_.crc)) {
           throw_corrupt("page CRC mismatch (stored " + std::to_string(uint32_t(*header_.crc)) +
@@ -194,7 +246,7 @@ bool PageReader::next(Page& page) {
           }
           int64_t rep_length = data.repetition_levels_byte_length;
           int64_t def_length = data.definition_levels_byte_length;
-          if (rep_length < 0 || def_length < 0 || rep_length + def_length > compressed ||
+          if (rep_length < 0 || def_length < 0 || rep_length + def_length > int64_t(body.size()) ||
               rep_length + def_length > uncompressed) {
             throw_corrupt("level sections of data page v2 exceed the page");
           }

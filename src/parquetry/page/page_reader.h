@@ -43,9 +43,15 @@ struct Page {
   std::shared_ptr<Buffer> body_owner;
 };
 
+class ModuleCrypto;
+
 struct PageReaderOptions {
   Limits limits;
   bool verify_crc = false;  ///< check page CRCs where the writer stored them
+  /// The chunk's keys and AADs when it is encrypted (modular encryption):
+  /// each page header and page body is then a module decrypted before
+  /// anything else looks at it. Must outlive the reader.
+  const ModuleCrypto* crypto = nullptr;
 };
 
 /// Reads the pages of a column chunk in file order. The chunk's bytes are
@@ -73,8 +79,11 @@ class PageReader {
   /// the OffsetIndex); a dictionary page at the start of the chunk is still
   /// read unless `visit_start` is false (the OffsetIndex shows the chunk
   /// starts with its first data page). Skipped pages are neither parsed nor
-  /// decompressed.
-  void restrict_to_pages(std::vector<int64_t> file_offsets, bool visit_start = true);
+  /// decompressed. `ordinals`, when given, are the pages' positions among the
+  /// chunk's data pages (their OffsetIndex entries), which encrypted pages
+  /// need for their AADs.
+  void restrict_to_pages(std::vector<int64_t> file_offsets, bool visit_start = true,
+                         std::vector<int32_t> ordinals = {});
 
   /// Where errors are reported (file, row group, column; the page is added per page).
   const ErrorLocation& where() const { return where_; }
@@ -109,8 +118,13 @@ class PageReader {
   bool visit_start_ = true;
   const FetchedRanges* fetched_ = nullptr;
   std::vector<int64_t> allowed_;  // chunk-relative offsets of the data pages to visit
+  std::vector<int32_t> allowed_ordinals_;  // their data-page ordinals (encrypted chunks)
   size_t next_allowed_ = 0;
   int64_t ordinal_ = 0;
+  int32_t data_ordinal_ = 0;         // data pages passed so far (the AAD page ordinal)
+  bool dictionary_first_ = false;    // the chunk starts with its dictionary page
+  Buffer decrypted_header_;          // plaintext of an encrypted page header
+  Buffer decrypted_body_;            // plaintext of an encrypted, compressed page body
   PageHeader header_;
   std::shared_ptr<Buffer> own_decompressed_;
   std::shared_ptr<Buffer>* decompressed_ = &own_decompressed_;

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "parquetry/encryption/modules.h"
 #include "parquetry/error.h"
 
 namespace parquetry {
@@ -20,6 +21,12 @@ constexpr uint32_t kSalt[8] = {0x47b6137bU, 0x44974d91U, 0x8824ad5bU, 0xa2b7289d
 constexpr int64_t kBlockBytes = 32;
 // Headers are a handful of small Thrift fields; this reads one with room to spare.
 constexpr int64_t kHeaderProbe = 64;
+
+int64_t bits_length(std::span<const uint8_t> prefix) {
+  uint32_t length;
+  std::memcpy(&length, prefix.data(), 4);
+  return length;
+}
 
 }  // namespace
 
@@ -36,9 +43,45 @@ bool bloom_block_contains(const uint8_t* block, uint64_t hash) {
   return true;
 }
 
+namespace {
+
+// An encrypted filter: header module, then bitset module. GCM authenticates
+// whole modules, so the bitset is read and decrypted whole.
+bool encrypted_bloom_might_contain(RandomAccessSource& source, const ColumnMetaData& chunk, uint64_t hash,
+                                   int64_t* bytes_read, const ModuleCrypto& crypto) {
+  const int64_t offset = *chunk.bloom_filter_offset;
+  const int64_t size = source.size();
+  Buffer scratch, plaintext;
+  auto read_module = [&](int64_t at) -> std::span<const uint8_t> {
+    if (at < 0 || size - at < 4) throw_corrupt("encrypted Bloom filter lies outside the file");
+    const int64_t length = bits_length(source.read(at, 4, scratch));
+    if (length > size - at - 4) throw_corrupt("encrypted Bloom filter module runs past the end of the file");
+    *bytes_read += 4 + length;
+    return source.read(at, 4 + length, scratch);
+  };
+  size_t header_module = 0;
+  std::span<const uint8_t> header_bytes =
+      crypto.decrypt(ModuleType::kBloomFilterHeader, -1, read_module(offset), plaintext, &header_module);
+  const BloomFilterHeader header = decode_bloom_filter_header(header_bytes);
+  if (header.algorithm != BloomFilterAlgorithm::BLOCK || header.hash != BloomFilterHash::XXHASH ||
+      header.compression != BloomFilterCompression::UNCOMPRESSED || header.num_bytes < kBlockBytes ||
+      header.num_bytes % kBlockBytes != 0) {
+    return true;
+  }
+  std::span<const uint8_t> bitset = crypto.decrypt(ModuleType::kBloomFilterBitset, -1,
+                                                   read_module(offset + int64_t(header_module)), plaintext);
+  if (int64_t(bitset.size()) != header.num_bytes) throw_corrupt("Bloom filter bitset size differs from its header");
+  const uint64_t blocks = static_cast<uint64_t>(header.num_bytes / kBlockBytes);
+  const uint64_t block = ((hash >> 32) * blocks) >> 32;
+  return bloom_block_contains(bitset.data() + block * kBlockBytes, hash);
+}
+
+}  // namespace
+
 bool bloom_might_contain(RandomAccessSource& source, const ColumnMetaData& chunk, uint64_t hash,
-                         int64_t* bytes_read) {
+                         int64_t* bytes_read, const ModuleCrypto* crypto) {
   if (!chunk.bloom_filter_offset) return true;
+  if (crypto != nullptr) return encrypted_bloom_might_contain(source, chunk, hash, bytes_read, *crypto);
   const int64_t offset = *chunk.bloom_filter_offset;
   if (offset < 0 || offset >= source.size()) return true;
   int64_t probe = std::min<int64_t>(kHeaderProbe, source.size() - offset);

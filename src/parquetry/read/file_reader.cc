@@ -5,6 +5,7 @@
 #include <string>
 
 #include "parquetry/column/chunk_decoder.h"
+#include "parquetry/encryption/file_decryptor.h"
 #include "parquetry/error.h"
 #include "parquetry/io.h"
 #include "parquetry/io/range_reads.h"
@@ -71,7 +72,7 @@ int64_t count_nulls(const ArrayData& array, int64_t offset, int64_t length) {
 const ColumnMetaData& chunk_meta_for(const ColumnChunk& chunk, const ColumnDescriptor& descriptor,
                                      const ErrorLocation& where) {
   if (!chunk.meta_data) {
-    throw Error(ErrorCode::kUnsupported, "column chunk without metadata (encrypted?)", where);
+    throw Error(ErrorCode::kCorrupt, "column chunk without metadata", where);
   }
   if (chunk.meta_data->type != descriptor.physical_type) {
     throw Error(ErrorCode::kCorrupt, "column chunk type differs from the schema", where);
@@ -96,6 +97,7 @@ struct FileReader::Impl {
   std::shared_ptr<RandomAccessSource> source;
   ReaderOptions options;
   FileMetaData metadata;
+  std::shared_ptr<const FileDecryptor> decryptor;  // null for plaintext files
   std::optional<Schema> schema;
   std::vector<int32_t> selected_columns;
   std::vector<const SchemaNode*> top_nodes;  // projected top-level fields
@@ -137,6 +139,7 @@ struct FileReader::Impl {
     bool restricted = false;  // only the pages below (page index)
     bool visit_start = true;  // the restricted chunk begins with a dictionary page to read
     std::vector<int64_t> page_offsets;
+    std::vector<int32_t> page_ordinals;  // of page_offsets among the chunk's data pages
     std::vector<ByteRange> ranges;
     int64_t bytes() const {
       int64_t total = 0;
@@ -145,8 +148,17 @@ struct FileReader::Impl {
     }
   };
 
+  // The keys of an encrypted chunk (nullopt in the clear); a chunk whose key
+  // the reader lacks is an error naming the column.
+  std::optional<ModuleCrypto> chunk_crypto(int row_group, int32_t c) const {
+    if (!decryptor) return std::nullopt;
+    return decryptor->chunk(size_t(row_group), size_t(c), schema->column(size_t(c)).path);
+  }
+
   void init() {
-    metadata = read_file_metadata(*source, options.limits);
+    OpenedFooter opened = open_footer(*source, options.limits, options.decryption);
+    metadata = std::move(opened.metadata);
+    decryptor = std::move(opened.decryptor);
     schema.emplace(Schema::from_metadata(metadata, options.limits));
     const size_t num_columns = schema->num_columns();
     std::vector<bool> selected(num_columns, options.columns.empty() && options.field_ids.empty());
@@ -164,6 +176,7 @@ struct FileReader::Impl {
     widen_selection(schema->root(), selected);
     ArrowMappingOptions mapping;
     mapping.int96_unit = options.int96_unit;
+    mapping.int96_as_binary = options.int96_as_binary;
     auto fields = std::make_shared<BatchSchema>();
     dictionary_output.assign(num_columns, false);
     for (const SchemaNode* child : schema->root().children()) {
@@ -248,16 +261,21 @@ struct FileReader::Impl {
 
   // Pages of `chunk` overlapping `ranges`, from its OffsetIndex. Returns
   // false when the chunk has no usable index (then every page is read).
-  bool select_pages(const ColumnChunk& chunk, int64_t num_rows, std::span<const RowRange> ranges,
-                    ColumnPlan& plan, std::vector<RowRange>& covered, int64_t& skipped_pages,
-                    int64_t& skipped_bytes) {
+  bool select_pages(int row_group, int32_t c, const ColumnChunk& chunk, int64_t num_rows,
+                    std::span<const RowRange> ranges, ColumnPlan& plan, std::vector<RowRange>& covered,
+                    int64_t& skipped_pages, int64_t& skipped_bytes) {
     if (!chunk.offset_index_offset || !chunk.offset_index_length) return false;
     const int64_t offset = *chunk.offset_index_offset;
     const int64_t length = *chunk.offset_index_length;
     if (offset < 0 || length <= 0 || offset > source->size() || length > source->size() - offset) {
       throw_corrupt("offset index lies outside the file");
     }
-    OffsetIndex index = decode_offset_index(source->read(offset, length, index_scratch), options.limits);
+    std::span<const uint8_t> index_bytes = source->read(offset, length, index_scratch);
+    Buffer plaintext;
+    if (std::optional<ModuleCrypto> crypto = chunk_crypto(row_group, c)) {
+      index_bytes = crypto->decrypt(ModuleType::kOffsetIndex, -1, index_bytes, plaintext);
+    }
+    OffsetIndex index = decode_offset_index(index_bytes, options.limits);
     stats.read_calls += 1;
     stats.bytes_read += length;
     const auto& pages = index.page_locations;
@@ -291,6 +309,7 @@ struct FileReader::Impl {
         continue;
       }
       page_offsets.push_back(pages[p].offset);
+      plan.page_ordinals.push_back(int32_t(std::min<size_t>(p, INT32_MAX)));
       plan.ranges.push_back({pages[p].offset, pages[p].compressed_page_size});
       if (!covered.empty() && covered.back().end == first) {
         covered.back().end = last;
@@ -382,7 +401,7 @@ struct FileReader::Impl {
         const int32_t c = columns[i];
         ErrorLocation where{source->name(), schema->column(size_t(c)).path, index, -1, -1};
         try {
-          plan_column(row_group, c, ranges, plans[i], covered[size_t(c)], skipped_pages[size_t(c)],
+          plan_column(index, row_group, c, ranges, plans[i], covered[size_t(c)], skipped_pages[size_t(c)],
                       skipped_bytes[size_t(c)]);
         } catch (const Error& e) {
           throw e.with_location(where);
@@ -475,6 +494,12 @@ struct FileReader::Impl {
     if (!selective) return whole_then_pick();
     const ColumnDescriptor& descriptor = schema->column(size_t(c));
     ErrorLocation where{source->name(), descriptor.path, index, -1, -1};
+    std::optional<ModuleCrypto> crypto;
+    try {
+      crypto = chunk_crypto(index, c);
+    } catch (const Error& e) {
+      throw e.with_location(where);
+    }
     const ColumnMetaData& meta = chunk_meta_for(row_group.columns[size_t(c)], descriptor, where);
     // A flat leaf holds one level per row: the chunk's value count is the row count.
     if (meta.num_values != row_group.num_rows) {
@@ -492,8 +517,9 @@ struct FileReader::Impl {
       if (meta.num_values == 0) {
         decoders[size_t(c)]->decode(nullptr, 0, values);
       } else {
-        PageReader pages(*source, meta, PageReaderOptions{options.limits, options.verify_crc}, where,
-                         &field_decompress_slot);
+        PageReaderOptions page_options{options.limits, options.verify_crc};
+        if (crypto) page_options.crypto = &*crypto;
+        PageReader pages(*source, meta, page_options, where, &field_decompress_slot);
         if (!decoders[size_t(c)]->decode_selected(pages, meta.num_values, selection, values)) {
           return whole_then_pick();  // a page this path does not cover
         }
@@ -537,7 +563,7 @@ struct FileReader::Impl {
 
   // Which bytes column `c` needs to read row group `row_group` (only the
   // pages overlapping `ranges` when its page index allows).
-  void plan_column(const RowGroup& row_group, int32_t c, const std::vector<RowRange>* ranges,
+  void plan_column(int index, const RowGroup& row_group, int32_t c, const std::vector<RowRange>* ranges,
                    ColumnPlan& plan, std::vector<RowRange>& covered, int64_t& skipped_pages,
                    int64_t& skipped_bytes) {
     const ColumnChunk& chunk = row_group.columns[size_t(c)];
@@ -546,12 +572,13 @@ struct FileReader::Impl {
     const ColumnMetaData& meta = *chunk.meta_data;
     if (ranges != nullptr && single_leaf_top[size_t(c)]) {
       covered.clear();
-      plan.restricted =
-          select_pages(chunk, row_group.num_rows, *ranges, plan, covered, skipped_pages, skipped_bytes);
+      plan.restricted = select_pages(index, c, chunk, row_group.num_rows, *ranges, plan, covered, skipped_pages,
+                                     skipped_bytes);
       if (!plan.restricted) {
         covered = {{0, row_group.num_rows}};
         plan.ranges.clear();
         plan.page_offsets.clear();
+        plan.page_ordinals.clear();
       }
     }
     if (meta.num_values == 0 || (plan.restricted && plan.page_offsets.empty())) {
@@ -615,8 +642,15 @@ struct FileReader::Impl {
       const ColumnDescriptor& descriptor = schema->column(size_t(c));
       ErrorLocation where{source->name(), descriptor.path, index, -1, -1};
       const ColumnChunk& chunk = row_group.columns[size_t(c)];
+      std::optional<ModuleCrypto> crypto;
+      try {
+        crypto = chunk_crypto(index, c);
+      } catch (const Error& e) {
+        throw e.with_location(where);
+      }
       const ColumnMetaData& meta = chunk_meta_for(chunk, descriptor, where);
       PageReaderOptions page_options{options.limits, options.verify_crc};
+      if (crypto) page_options.crypto = &*crypto;
       ChunkValues& values = values_of(c);
       ColumnPlan& plan = plans[i];
       try {
@@ -625,7 +659,8 @@ struct FileReader::Impl {
         } else {
           PageReader pages(*source, meta, page_options, where,
                            shared_buffers ? &field_decompress_slot : &decompress_slots[size_t(c)], &bytes);
-          if (plan.restricted) pages.restrict_to_pages(std::move(plan.page_offsets), plan.visit_start);
+          if (plan.restricted)
+            pages.restrict_to_pages(std::move(plan.page_offsets), plan.visit_start, std::move(plan.page_ordinals));
           decoders[size_t(c)]->decode(&pages, plan.restricted ? -1 : meta.num_values, values);
         }
         if (!dictionary_output[size_t(c)]) convert_leaf_values(descriptor, leaf_types[size_t(c)], values);
@@ -652,7 +687,7 @@ struct FileReader::Impl {
       std::vector<RowRange> covered;
       int64_t unused_pages = 0, unused_bytes = 0;
       try {
-        plan_column(row_group, c, nullptr, plan, covered, unused_pages, unused_bytes);
+        plan_column(index, row_group, c, nullptr, plan, covered, unused_pages, unused_bytes);
       } catch (const Error& e) {
         throw e.with_location(ErrorLocation{source->name(), schema->column(size_t(c)).path, index, -1, -1});
       }
@@ -711,7 +746,7 @@ struct FileReader::Impl {
         for (size_t i = 0; i < selected_columns.size(); ++i) {
           const int32_t c = selected_columns[i];
           try {
-            plan_column(row_group, c, nullptr, plans[i], covered, unused_pages, unused_bytes);
+            plan_column(group, row_group, c, nullptr, plans[i], covered, unused_pages, unused_bytes);
           } catch (const Error& e) {
             throw e.with_location(
                 ErrorLocation{source->name(), schema->column(size_t(c)).path, group, -1, -1});
@@ -856,6 +891,8 @@ std::shared_ptr<ArrayData> FileReader::read_field_selected(int row_group, int fi
 }
 
 FileReader::Stats FileReader::stats() const { return impl_->stats; }
+
+const FileDecryptor* file_decryptor_of(const FileReader& reader) { return reader.impl_->decryptor.get(); }
 
 std::unique_ptr<BatchReader> FileReader::batches() {
   return std::make_unique<RowGroupBatches>(impl_.get(), impl_->row_group_order());

@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 
+#include "parquetry/encryption/file_decryptor.h"
 #include "parquetry/error.h"
 #include "parquetry/io.h"
 #include "parquetry/page/page_reader.h"
@@ -115,8 +116,9 @@ struct FilteredScan::Impl {
     double pass_rate() const { return rows_in == 0 ? 0.5 : double(rows_out) / double(rows_in); }
   };
   std::vector<Conjunct> conjuncts;
-  std::unique_ptr<FileReader> data_reader;  // projected file columns; null when only virtual ones
-  std::unique_ptr<FileReader> meta_reader;  // footer and schema
+  std::unique_ptr<FileReader> data_reader;       // projected file columns; null when only virtual ones
+  std::unique_ptr<FileReader> meta_reader;       // footer and schema
+  std::optional<StatisticsCatalogue> catalogue;  // what the file's writer got right in its statistics
   std::vector<std::string> virtual_columns;
   std::shared_ptr<const BatchSchema> schema;
   std::vector<int64_t> first_row;  // file row number of each row group's first row
@@ -127,6 +129,16 @@ struct FilteredScan::Impl {
   const Schema& file_schema() const { return meta_reader->schema(); }
   const FileMetaData& metadata() const { return meta_reader->metadata(); }
 
+  // Whether chunk (rg, c) can be read for pruning, and its keys when it is
+  // encrypted. A chunk without its key prunes nothing (reading it fails later).
+  bool chunk_crypto(int rg, int32_t c, std::optional<ModuleCrypto>& crypto) const {
+    const FileDecryptor* decryptor = file_decryptor_of(*meta_reader);
+    if (decryptor == nullptr) return true;
+    if (!decryptor->readable(size_t(rg), size_t(c))) return false;
+    crypto = decryptor->chunk(size_t(rg), size_t(c), file_schema().column(size_t(c)).path);
+    return true;
+  }
+
   const ColumnDescriptor& leaf_column(const std::string& path) const {
     const ColumnDescriptor* column = file_schema().find_column(path);
     if (column == nullptr) throw_invalid("filter: no leaf column " + path + " in " + this->path);
@@ -134,7 +146,8 @@ struct FilteredScan::Impl {
   }
 
   bool excluded_by_statistics(int rg) const {
-    return row_group_excluded_by_statistics(filter, file_schema(), metadata().row_groups[size_t(rg)]);
+    return row_group_excluded_by_statistics(filter, file_schema(), metadata().row_groups[size_t(rg)],
+                                            *catalogue);
   }
 
   bool excluded_by_bloom(int rg) {
@@ -145,11 +158,14 @@ struct FilteredScan::Impl {
       const ColumnDescriptor& column = leaf_column(leaf.column);
       const ColumnChunk& chunk = group.columns.at(size_t(column.index));
       if (!chunk.meta_data || !chunk.meta_data->bloom_filter_offset) return false;
+      std::optional<ModuleCrypto> crypto;
+      if (!chunk_crypto(rg, column.index, crypto)) return false;
       for (const Literal& value : leaf.values) {
         if (value.kind == Literal::Kind::kNull) continue;  // never equal
         std::optional<std::string> plain = plain_encode_literal(column, value);
         if (!plain) return false;
-        if (bloom_might_contain(*source, *chunk.meta_data, bloom_hash(*plain), &stats.bloom_bytes_read)) {
+        if (bloom_might_contain(*source, *chunk.meta_data, bloom_hash(*plain), &stats.bloom_bytes_read,
+                                crypto ? &*crypto : nullptr)) {
           return false;
         }
       }
@@ -172,7 +188,11 @@ struct FilteredScan::Impl {
     where.file = path;
     where.column = column.path;
     where.row_group = rg;
-    PageReader pages(*source, meta, PageReaderOptions{}, where);
+    std::optional<ModuleCrypto> crypto;
+    if (!chunk_crypto(rg, column.index, crypto)) return std::nullopt;
+    PageReaderOptions page_options;
+    if (crypto) page_options.crypto = &*crypto;
+    PageReader pages(*source, meta, page_options, where);
     Page page;
     if (!pages.next(page) || page.type != PageType::DICTIONARY_PAGE) return std::nullopt;
     if (page.encoding != Encoding::PLAIN && page.encoding != Encoding::PLAIN_DICTIONARY) return std::nullopt;
@@ -262,11 +282,15 @@ struct FilteredScan::Impl {
     }
     auto found = cache.find(column.index);
     if (found == cache.end()) {
-      Buffer scratch;
-      ColumnIndex column_index =
-          decode_column_index(source->read(*chunk.column_index_offset, *chunk.column_index_length, scratch));
-      OffsetIndex offset_index =
-          decode_offset_index(source->read(*chunk.offset_index_offset, *chunk.offset_index_length, scratch));
+      std::optional<ModuleCrypto> crypto;
+      if (!chunk_crypto(rg, column.index, crypto)) return all;
+      Buffer scratch, plaintext;
+      std::span<const uint8_t> bytes = source->read(*chunk.column_index_offset, *chunk.column_index_length, scratch);
+      if (crypto) bytes = crypto->decrypt(ModuleType::kColumnIndex, -1, bytes, plaintext);
+      ColumnIndex column_index = decode_column_index(bytes);
+      bytes = source->read(*chunk.offset_index_offset, *chunk.offset_index_length, scratch);
+      if (crypto) bytes = crypto->decrypt(ModuleType::kOffsetIndex, -1, bytes, plaintext);
+      OffsetIndex offset_index = decode_offset_index(bytes);
       found =
           cache.emplace(column.index, std::make_pair(std::move(column_index), std::move(offset_index))).first;
     }
@@ -275,25 +299,29 @@ struct FilteredScan::Impl {
     const size_t n = pages.size();
     if (index.null_pages.size() != n || index.min_values.size() != n || index.max_values.size() != n)
       return all;
+    if (!chunk.meta_data) return all;
+    const StatisticsTrust trust = catalogue->column_index_trust(column, *chunk.meta_data);
     std::vector<RowRange> out;
     for (size_t i = 0; i < n; ++i) {
       const int64_t begin = pages[i].first_row_index;
       const int64_t end = i + 1 < n ? pages[i + 1].first_row_index : rows;
       if (begin < 0 || end > rows || begin >= end) return all;  // inconsistent index: trust nothing
+      // The writer catalogue decides whether null_pages / null_counts and
+      // the page bounds may be used; NaN bounds are dropped per page.
       ValueBounds bounds;
-      bounds.all_null = index.null_pages[i];
-      if (!index.null_counts.empty() && index.null_counts.size() == n)
-        bounds.null_count = index.null_counts[i];
+      if (trust.null_count_usable()) {
+        bounds.all_null = index.null_pages[i];
+        if (!index.null_counts.empty() && index.null_counts.size() == n)
+          bounds.null_count = index.null_counts[i];
+      }
       bounds.num_values = end - begin;
-      if (!bounds.all_null && column.sort_order != SortOrder::kUnknown) {
-        bounds.min = index.min_values[i];
-        bounds.max = index.max_values[i];
+      if (!index.null_pages[i]) {
         Statistics page_statistics;
         page_statistics.min_value = index.min_values[i];
         page_statistics.max_value = index.max_values[i];
-        ValueBounds checked = usable_bounds(column, page_statistics, end - begin);  // drops NaN bounds
-        bounds.min = checked.min;
-        bounds.max = checked.max;
+        ValueBounds checked = usable_bounds(column, page_statistics, end - begin, trust);
+        bounds.min = std::move(checked.min);
+        bounds.max = std::move(checked.max);
       }
       if (bounds_exclude(p, column, bounds)) continue;
       if (!out.empty() && out.back().end == begin) {
@@ -529,6 +557,7 @@ struct FilteredScan::Impl {
       rest_options.use_mmap = options.use_mmap;
       rest_options.coalesce_gap = options.coalesce_gap;
       rest_options.coalesce_max_size = options.coalesce_max_size;
+      rest_options.decryption = options.decryption;
       rest_options.dictionary_arrays = options.dictionary_arrays;
       rest_options.columns = rest;
       reuse->rest_reader = FileReader::open(source, rest_options);
@@ -706,7 +735,9 @@ std::unique_ptr<FilteredScan> FilteredScan::open(const std::string& path, Filter
   base.use_mmap = options.use_mmap;
   base.coalesce_gap = options.coalesce_gap;
   base.coalesce_max_size = options.coalesce_max_size;
+  base.decryption = options.decryption;
   impl->meta_reader = FileReader::open(impl->source, base);
+  impl->catalogue.emplace(impl->meta_reader->metadata());
   // Every filter column must be a leaf the statistics describe.
   const std::vector<std::string> filter_columns = impl->filter.columns();
   for (const std::string& column : filter_columns) impl->leaf_column(column);

@@ -75,10 +75,22 @@ CompareOp negate(CompareOp op) {
   return op;
 }
 
+// A column path as parse_predicate reads it back: bare when every dotted
+// part is a non-empty run of name bytes and the first is no keyword, else
+// the whole path quoted (its joined form is what the parser returns).
 std::string quote_column(const std::string& name) {
-  bool plain = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_');
+  bool plain =
+      !name.empty() && name.front() != '.' && name.back() != '.' && name.find("..") == std::string::npos;
   for (char c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.') plain = false;
+    const auto u = static_cast<unsigned char>(c);
+    if (!std::isalnum(u) && c != '_' && c != '.' && u < 0x80) plain = false;
+  }
+  if (plain) {
+    std::string first = name.substr(0, name.find('.'));
+    for (char& c : first) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    for (const char* keyword : {"NOT", "TRUE", "FALSE", "NULL", "AND", "OR", "IS", "IN", "BETWEEN"}) {
+      if (first == keyword) plain = false;
+    }
   }
   if (plain) return name;
   std::string out = "\"";
@@ -247,6 +259,52 @@ Predicate push_down_not(const Predicate& predicate) { return push(predicate, fal
 
 namespace {
 
+// A bare name part: ASCII letters, digits, '_', and any byte of a
+// multi-byte UTF-8 sequence (so non-ASCII names need no quotes).
+bool bare_name_byte(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return std::isalnum(u) || c == '_' || u >= 0x80;
+}
+
+// Reads a column path at `pos`: parts separated by '.', each bare or quoted
+// with "..." or `...` (the quote doubled inside). Returns the parts joined
+// by '.', or nullopt with `error` set.
+std::optional<std::string> read_column_path(std::string_view text, size_t& pos, std::string& error) {
+  std::string path;
+  for (bool first = true;; first = false) {
+    if (!first) path += '.';
+    if (pos < text.size() && (text[pos] == '"' || text[pos] == '`')) {
+      const char quote = text[pos++];
+      while (true) {
+        if (pos >= text.size()) {
+          error = "unterminated quote";
+          return std::nullopt;
+        }
+        const char c = text[pos++];
+        if (c == quote) {
+          if (pos < text.size() && text[pos] == quote) {
+            path += quote;
+            ++pos;
+            continue;
+          }
+          break;
+        }
+        path += c;
+      }
+    } else {
+      const size_t start = pos;
+      while (pos < text.size() && bare_name_byte(text[pos])) ++pos;
+      if (start == pos) {
+        error = first ? "expected a column name" : "expected a name after '.'";
+        return std::nullopt;
+      }
+      path.append(text.substr(start, pos - start));
+    }
+    if (pos >= text.size() || text[pos] != '.') return path;
+    ++pos;
+  }
+}
+
 class Parser {
  public:
   explicit Parser(std::string_view text) : text_(text) {}
@@ -350,14 +408,10 @@ class Parser {
 
   std::string parse_column() {
     skip_space();
-    if (pos_ < text_.size() && text_[pos_] == '"') return parse_quoted('"');
-    size_t start = pos_;
-    while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) ||
-                                   text_[pos_] == '_' || text_[pos_] == '.')) {
-      ++pos_;
-    }
-    if (start == pos_) fail("expected a column name");
-    return std::string(text_.substr(start, pos_ - start));
+    std::string error;
+    std::optional<std::string> path = read_column_path(text_, pos_, error);
+    if (!path) fail(error);
+    return std::move(*path);
   }
 
   std::string parse_quoted(char quote) {
@@ -430,6 +484,66 @@ class Parser {
 }  // namespace
 
 Predicate parse_predicate(std::string_view text) { return Parser(text).parse(); }
+
+std::string parse_column_path(std::string_view text) {
+  size_t pos = 0;
+  std::string error;
+  std::optional<std::string> path = read_column_path(text, pos, error);
+  if (path && pos != text.size()) error = "unexpected text after the column";
+  if (!path || pos != text.size()) {
+    throw_invalid("column path: " + error + " at offset " + std::to_string(pos) + " in \"" +
+                  std::string(text) + "\"");
+  }
+  return std::move(*path);
+}
+
+std::vector<std::string> parse_column_list(std::string_view text) {
+  std::vector<std::string> out;
+  size_t pos = 0;
+  auto space = [&] {
+    while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t')) ++pos;
+  };
+  while (pos < text.size()) {
+    space();
+    if (pos < text.size() && text[pos] == ',') {  // an empty item: "a,,b"
+      ++pos;
+      continue;
+    }
+    if (pos >= text.size()) break;
+    std::string error;
+    std::optional<std::string> path = read_column_path(text, pos, error);
+    space();
+    if (path && pos < text.size() && text[pos] != ',') error = "expected ',' after a column";
+    if (!path || (pos < text.size() && text[pos] != ',')) {
+      throw_invalid("column list: " + error + " at offset " + std::to_string(pos) + " in \"" +
+                    std::string(text) + "\"");
+    }
+    out.push_back(std::move(*path));
+    if (pos < text.size()) ++pos;  // the comma
+  }
+  return out;
+}
+
+std::string quote_column_path(std::span<const std::string> parts) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i != 0) out += '.';
+    const std::string& part = parts[i];
+    bool bare = !part.empty();
+    for (char c : part) bare = bare && bare_name_byte(c);
+    if (bare) {
+      out += part;
+      continue;
+    }
+    out += '"';
+    for (char c : part) {
+      if (c == '"') out += '"';
+      out += c;
+    }
+    out += '"';
+  }
+  return out;
+}
 
 // ---------------------------------------------------------------------------
 // Calendar parsing
@@ -592,6 +706,8 @@ ValueKind value_kind(const ColumnDescriptor& column) {
   const LogicalType* logical = column.logical_type ? &*column.logical_type : nullptr;
   if (logical != nullptr) {
     if (const auto* decimal = logical->get_if<DecimalType>()) {
+      // Wider than Arrow's decimals: read as bytes, never pruned on.
+      if (decimal->precision > kMaxArrowDecimalPrecision) return out;
       out.kind = ValueKind::kDecimal;
       out.scale = decimal->scale;
       return out;

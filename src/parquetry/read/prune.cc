@@ -113,10 +113,6 @@ int compare(const Key& key, const BoundLiteral& literal) {
   return 0;
 }
 
-bool is_float(const ColumnDescriptor& column) {
-  return column.physical_type == Type::FLOAT || column.physical_type == Type::DOUBLE;
-}
-
 // True when no value within [min, max] can satisfy `op literal`.
 bool excluded(CompareOp op, const Key& min, const Key& max, const BoundLiteral& literal) {
   switch (op) {
@@ -132,33 +128,20 @@ bool excluded(CompareOp op, const Key& min, const Key& max, const BoundLiteral& 
 
 }  // namespace
 
-ValueBounds usable_bounds(const ColumnDescriptor& column, const Statistics& statistics, int64_t num_values) {
+ValueBounds usable_bounds(const ColumnDescriptor& column, const Statistics& statistics, int64_t num_values,
+                          const StatisticsTrust& trust) {
   ValueBounds out;
-  out.null_count = statistics.null_count;
   out.num_values = num_values;
-  if (column.sort_order == SortOrder::kUnknown) return out;
+  if (trust.null_count_usable()) out.null_count = statistics.null_count;
+  StatisticsTrust values = trust;
+  values.defects |= statistics_value_trust(column, statistics).defects;
+  if (!values.min_max_usable()) return out;
   if (statistics.min_value && statistics.max_value) {
     out.min = std::string(*statistics.min_value);
     out.max = std::string(*statistics.max_value);
-  } else if (statistics.min && statistics.max && column.sort_order == SortOrder::kSigned &&
-             column.physical_type != Type::BYTE_ARRAY && column.physical_type != Type::FIXED_LEN_BYTE_ARRAY) {
-    // The deprecated fields were written with signed comparison everywhere:
-    // right for signed numbers, wrong for bytes and unsigned integers.
+  } else if (statistics.min && statistics.max) {
     out.min = std::string(*statistics.min);
     out.max = std::string(*statistics.max);
-  }
-  if (out.min && is_float(column)) {
-    // Writers are told to skip NaN, but older ones stored it; -0/+0 are
-    // equal under double comparison, so no adjustment is needed for them.
-    auto nan = [&](const std::string& bytes) {
-      if (bytes.size() == 4) return std::isnan(load<float>(bytes));
-      if (bytes.size() == 8) return std::isnan(load<double>(bytes));
-      return true;
-    };
-    if (nan(*out.min) || nan(*out.max)) {
-      out.min.reset();
-      out.max.reset();
-    }
   }
   return out;
 }
@@ -268,8 +251,8 @@ bool predicate_excluded(const Predicate& p, const std::function<bool(const Predi
   }
 }
 
-bool row_group_excluded_by_statistics(const Predicate& predicate, const Schema& schema,
-                                      const RowGroup& group) {
+bool row_group_excluded_by_statistics(const Predicate& predicate, const Schema& schema, const RowGroup& group,
+                                      const StatisticsCatalogue& catalogue) {
   return predicate_excluded(predicate, [&](const Predicate& leaf) {
     const ColumnDescriptor* column = schema.find_column(leaf.column);
     if (column == nullptr) throw_invalid("filter: no leaf column " + leaf.column);
@@ -278,7 +261,8 @@ bool row_group_excluded_by_statistics(const Predicate& predicate, const Schema& 
     if (!chunk.meta_data || !chunk.meta_data->statistics) return false;
     // Repeated leaves count values, not rows; their null counts still bound them.
     const ValueBounds bounds =
-        usable_bounds(*column, *chunk.meta_data->statistics, chunk.meta_data->num_values);
+        usable_bounds(*column, *chunk.meta_data->statistics, chunk.meta_data->num_values,
+                      catalogue.chunk_trust(*column, *chunk.meta_data));
     return bounds_exclude(leaf, *column, bounds);
   });
 }

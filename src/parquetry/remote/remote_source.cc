@@ -76,8 +76,8 @@ struct RemoteSource::Impl {
       if (response.status == 206) {
         int64_t first = 0, last = 0, total = 0;
         if (!remote::parse_content_range(response.content_range, first, last, total)) {
-          return Verdict::fail("206 response without a valid Content-Range (\"" + response.content_range +
-                               "\")");
+          return Verdict::retry("206 response without a valid Content-Range (\"" + response.content_range +
+                                "\")");
         }
         if (first != offset || last != offset + length - 1) {
           return Verdict::retry("server sent bytes " + std::to_string(first) + "-" + std::to_string(last) +
@@ -110,9 +110,11 @@ struct RemoteSource::Impl {
     request.check = [](const HttpResponse& response) {
       if (response.status == 206) {
         int64_t first = 0, last = 0, total = 0;
+        // A malformed or impossible Content-Range (a cache or proxy bug) is
+        // retried like a short body: the bytes are never used.
         if (!remote::parse_content_range(response.content_range, first, last, total) || total < 0) {
-          return Verdict::fail("206 response without a valid Content-Range (\"" + response.content_range +
-                               "\")");
+          return Verdict::retry("206 response without a valid Content-Range (\"" + response.content_range +
+                                "\")");
         }
         if (response.body_bytes != last - first + 1) {
           return Verdict::retry("short body: " + std::to_string(response.body_bytes) + " of " +

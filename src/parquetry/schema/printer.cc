@@ -63,6 +63,7 @@ std::string Schema::to_string() const {
     out += node.name();
     out += annotation(node);
     if (node.field_id()) out += " = " + std::to_string(*node.field_id());
+    if (!node.annotation_note().empty()) out += " /* " + node.annotation_note() + " */";
     if (node.is_leaf()) {
       out += ";\n";
     } else {

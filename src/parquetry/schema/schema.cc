@@ -82,7 +82,8 @@ class SchemaBuilder {
         throw_limit("schema: " + describe(current) + " is nested " + std::to_string(current.depth_) +
                     " levels deep; the limit is " + std::to_string(schema_.limits_.max_nesting_depth));
       }
-      if (element.name.empty()) throw_corrupt("schema: " + describe(current) + " has an empty name");
+      // Any byte string is a valid name, the empty one included: other
+      // writers produce them and other readers open such files.
       if (!element.repetition_type) {
         throw_corrupt("schema: " + describe(current) + " has no repetition type");
       }
@@ -166,16 +167,29 @@ class SchemaBuilder {
   // annotation fits the node.
   void resolve_annotation(SchemaNode& node) {
     const SchemaElement& element = node.element_;
+    // A converted type newer than this code is ignored like an unknown
+    // logical type: the column reads as its physical type, with a note.
+    std::optional<int32_t> unknown_converted;
     if (element.converted_type) {
       auto converted = static_cast<int32_t>(*element.converted_type);
       if (converted < 0 || converted > static_cast<int32_t>(ConvertedType::INTERVAL)) {
-        throw_corrupt("schema: " + describe(node) + " has an unknown converted type " +
-                      std::to_string(converted));
+        unknown_converted = converted;
+      } else {
+        node.converted_type_ = element.converted_type;
       }
-      node.converted_type_ = element.converted_type;
     }
     node.field_id_ = element.field_id;
     if (node.is_root()) return;  // the root's annotations, if any, mean nothing
+    const UnrecognizedLogicalType* unknown_logical =
+        element.logical_type ? element.logical_type->get_if<UnrecognizedLogicalType>() : nullptr;
+    if (unknown_logical != nullptr) {
+      node.annotation_note_ =
+          "unknown logical type (union field " + std::to_string(unknown_logical->field_id) + ")";
+    }
+    if (unknown_converted) {
+      if (!node.annotation_note_.empty()) node.annotation_note_ += ", ";
+      node.annotation_note_ += "unknown converted type " + std::to_string(*unknown_converted);
+    }
 
     if (element.logical_type && !element.logical_type->is<UnrecognizedLogicalType>()) {
       node.logical_type_ = element.logical_type;
@@ -185,6 +199,16 @@ class SchemaBuilder {
       }
       node.logical_type_ = logical_type_from_converted(*node.converted_type_, element.precision.value_or(0),
                                                        element.scale.value_or(0));
+    }
+
+    if (!node.annotation_note_.empty()) {
+      // What the column is read as instead: the annotation that was
+      // understood, else the physical type.
+      node.annotation_note_ += node.logical_type_ ? "; read as " + logical_type_to_string(*node.logical_type_)
+                               : node.converted_type_
+                                   ? "; read as " + std::string(converted_type_name(*node.converted_type_))
+                               : node.is_leaf() ? "; read as " + std::string(type_name(node.physical_type_))
+                                                : "; read as a plain group";
     }
 
     if (const DecimalType* decimal =
@@ -417,6 +441,11 @@ class SchemaBuilder {
         column.path_repetitions[--slot] = up->repetition_;
       }
       column.sort_order = column_sort_order(column.physical_type, column.logical_type, column.converted_type);
+      // An annotation we could not read may define its own order (a future
+      // unsigned type, say): statistics of such a column prove nothing.
+      if (!current.annotation_note_.empty() && !column.logical_type && !column.converted_type) {
+        column.sort_order = SortOrder::kUnknown;
+      }
       column.node = &current;
       schema_.columns_.push_back(std::move(column));
     }
@@ -529,11 +558,14 @@ std::vector<int32_t> Schema::columns_under(std::string_view path_prefix) const {
   std::vector<int32_t> selected;
   for (const ColumnDescriptor& column : columns_) {
     const std::string& path = column.path;
-    bool match =
-        path_prefix.empty() ||
-        (path.size() >= path_prefix.size() && path.compare(0, path_prefix.size(), path_prefix) == 0 &&
-         (path.size() == path_prefix.size() || path[path_prefix.size()] == '.'));
+    bool match = path.size() >= path_prefix.size() && path.compare(0, path_prefix.size(), path_prefix) == 0 &&
+                 (path.size() == path_prefix.size() || path[path_prefix.size()] == '.');
     if (match) selected.push_back(column.index);
+  }
+  // The empty prefix names a top-level field called "" when there is one,
+  // else the root.
+  if (path_prefix.empty() && selected.empty()) {
+    for (const ColumnDescriptor& column : columns_) selected.push_back(column.index);
   }
   return selected;
 }

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "parquetry/arrow_export.h"
+#include "parquetry/encryption/file_encryptor.h"
 #include "parquetry/error.h"
 #include "parquetry/io.h"
 #include "parquetry/reader.h"
@@ -41,6 +42,11 @@ struct FileWriter::Impl {
   std::vector<std::vector<ChunkResult>> finished;
   std::vector<ChunkResult> scratch_results;
   Buffer chunk_bytes;
+  // Modular encryption: seals finished chunks, indexes, filters and the footer.
+  std::unique_ptr<FileEncryptor> encryptor;
+  Buffer plain_chunk, sealed;
+
+  const char* magic() const { return encryptor ? encryptor->magic() : "PAR1"; }
 
   void init(const BatchSchema& batch_schema) {
     schema = std::make_shared<BatchSchema>(batch_schema);
@@ -49,7 +55,8 @@ struct FileWriter::Impl {
       throw_invalid("writer limits (rows and bytes of pages, row groups, dictionaries) must be positive");
     }
     try {
-      plan = write::plan_schema(batch_schema);
+      plan = options.parquet_schema.empty() ? write::plan_schema(batch_schema)
+                                            : write::bind_schema(batch_schema, options.parquet_schema);
     } catch (const Error& e) {
       if (e.code() == ErrorCode::kCorrupt) throw_invalid("schema cannot be written: " + e.message());
       throw;
@@ -89,12 +96,18 @@ struct FileWriter::Impl {
     metadata.version = 2;
     metadata.schema = plan.elements;
     metadata.created_by = writer_created_by();
-    for (const auto& [key, value] : batch_schema.metadata)
-      metadata.key_value_metadata.push_back(KeyValue{key, value});
+    if (options.schema_metadata) {
+      for (const auto& [key, value] : batch_schema.metadata)
+        metadata.key_value_metadata.push_back(KeyValue{key, value});
+    }
     for (const KeyValue& kv : options.key_value_metadata) metadata.key_value_metadata.push_back(kv);
     metadata.column_orders.assign(plan.leaves.size(), ColumnOrder::TYPE_ORDER);
-    const uint8_t magic[4] = {'P', 'A', 'R', '1'};
-    sink->write(magic, 4);
+    if (options.encryption) {
+      std::vector<std::string> paths;
+      for (const auto& leaf : plan.leaves) paths.push_back(leaf.column.path);
+      encryptor = std::make_unique<FileEncryptor>(*options.encryption, paths);
+    }
+    sink->write(magic(), 4);
   }
 
   void check_open() const {
@@ -130,7 +143,7 @@ struct FileWriter::Impl {
     auto encode_field = [&](int64_t f) {
       const size_t begin = field_leaf_start[size_t(f)];
       const size_t end = field_leaf_start[size_t(f) + 1];
-      write::shred_field(schema->fields[size_t(f)], *arrays[size_t(f)],
+      write::shred_field(plan.shred_fields[size_t(f)], *arrays[size_t(f)],
                          std::span<const write::LeafPlan>(plan.leaves).subspan(begin, end - begin),
                          std::span<LeafData>(leaves).subspan(begin, end - begin));
       for (size_t c = begin; c < end; ++c) {
@@ -188,12 +201,23 @@ struct FileWriter::Impl {
     for (size_t c = 0; c < n; ++c) {
       columns[c]->finish(results[c], chunk_bytes);
       const int64_t start = sink->position();
-      sink->write(chunk_bytes.data(), chunk_bytes.size());
-      const std::span<const uint8_t> pages = columns[c]->pages();
-      sink->write(pages.data(), pages.size());
+      ColumnMetaData& meta = results[c].meta;
+      std::optional<ModuleCrypto> crypto;
+      if (encryptor) crypto = encryptor->chunk(int32_t(metadata.row_groups.size()), int32_t(c));
+      if (crypto) {
+        plain_chunk.clear();
+        plain_chunk.append(chunk_bytes.data(), chunk_bytes.size());
+        const std::span<const uint8_t> pages = columns[c]->pages();
+        plain_chunk.append(pages.data(), pages.size());
+        encryptor->encrypt_pages(*crypto, plain_chunk.span(), meta, results[c].offset_index.page_locations, sealed);
+        sink->write(sealed.data(), sealed.size());
+      } else {
+        sink->write(chunk_bytes.data(), chunk_bytes.size());
+        const std::span<const uint8_t> pages = columns[c]->pages();
+        sink->write(pages.data(), pages.size());
+      }
       columns[c]->release_pages();
       ColumnChunk chunk;
-      ColumnMetaData& meta = results[c].meta;
       meta.data_page_offset += start;
       if (meta.dictionary_page_offset) *meta.dictionary_page_offset += start;
       for (PageLocation& location : results[c].offset_index.page_locations) location.offset += start;
@@ -212,6 +236,17 @@ struct FileWriter::Impl {
     group_rows = 0;
   }
 
+  // An index module of an encrypted chunk, encrypted in place.
+  void seal(ModuleType type, size_t g, size_t c, Buffer& encoded) {
+    if (!encryptor) return;
+    std::optional<ModuleCrypto> crypto = encryptor->chunk(int32_t(g), int32_t(c));
+    if (!crypto) return;
+    sealed.clear();
+    crypto->encrypt(type, -1, encoded.span(), sealed);
+    encoded.clear();
+    encoded.append(sealed.data(), sealed.size());
+  }
+
   void close() {
     check_open();
     try {
@@ -223,6 +258,11 @@ struct FileWriter::Impl {
           if (r.bloom.empty()) continue;
           ColumnMetaData& meta = *metadata.row_groups[g].columns[c].meta_data;
           meta.bloom_filter_offset = sink->position();
+          if (std::optional<ModuleCrypto> crypto = encryptor ? encryptor->chunk(int32_t(g), int32_t(c)) : std::nullopt) {
+            encryptor->encrypt_bloom_filter(*crypto, r.bloom.span(), sealed);
+            r.bloom.clear();
+            r.bloom.append(sealed.data(), sealed.size());
+          }
           meta.bloom_filter_length = int32_t(r.bloom.size());
           sink->write(r.bloom.data(), r.bloom.size());
           r.bloom.release();
@@ -236,6 +276,7 @@ struct FileWriter::Impl {
             if (!r.has_column_index) continue;
             encoded.clear();
             encode_column_index(r.column_index, encoded);
+            seal(ModuleType::kColumnIndex, g, c, encoded);
             ColumnChunk& chunk = metadata.row_groups[g].columns[c];
             chunk.column_index_offset = sink->position();
             chunk.column_index_length = int32_t(encoded.size());
@@ -248,6 +289,7 @@ struct FileWriter::Impl {
             if (r.offset_index.page_locations.empty()) continue;
             encoded.clear();
             encode_offset_index(r.offset_index, encoded);
+            seal(ModuleType::kOffsetIndex, g, c, encoded);
             ColumnChunk& chunk = metadata.row_groups[g].columns[c];
             chunk.offset_index_offset = sink->position();
             chunk.offset_index_length = int32_t(encoded.size());
@@ -256,7 +298,11 @@ struct FileWriter::Impl {
         }
       }
       finished.clear();
-      write_file_metadata(metadata, *sink);
+      if (encryptor) {
+        encryptor->write_footer(metadata, *sink);
+      } else {
+        write_file_metadata(metadata, *sink);
+      }
       sink->commit();
       closed = true;
     } catch (...) {
@@ -278,8 +324,7 @@ std::unique_ptr<FileWriter> FileWriter::open(const std::string& path, const Batc
   impl->sink = std::move(memory);
   impl->init(schema);
   impl->sink = std::make_unique<AtomicFileSink>(path);
-  const uint8_t magic[4] = {'P', 'A', 'R', '1'};
-  impl->sink->write(magic, 4);
+  impl->sink->write(impl->magic(), 4);
   return std::unique_ptr<FileWriter>(new FileWriter(std::move(impl)));
 }
 

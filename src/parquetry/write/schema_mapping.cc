@@ -285,6 +285,10 @@ class Planner {
         if (type.byte_width <= 0) {
           throw_invalid("fixed_size_binary field " + field.name + " needs a positive width");
         }
+        if (type.extension_name == kInt96Extension && type.byte_width == 12) {
+          element.type = Type::INT96;  // stored INT96 bytes, as FileReader's int96_as_binary gives them
+          return;
+        }
         element.type = Type::FIXED_LEN_BYTE_ARRAY;
         element.type_length = type.byte_width;
         if (type.extension_name == "arrow.uuid" && type.byte_width == 16) {
@@ -302,6 +306,7 @@ class Planner {
 SchemaPlan plan_schema(const BatchSchema& schema) {
   if (schema.fields.empty()) throw_invalid("a Parquet file needs at least one column");
   Planner planner;
+  planner.plan.shred_fields = schema.fields;
   SchemaElement root;
   root.name = "schema";
   root.num_children = int32_t(schema.fields.size());

@@ -14,6 +14,8 @@
 //     ones: exactly the slots whose definition level is the leaf's maximum.
 // Each level of nesting is one linear pass over its slots: no recursion per
 // value and no per-value allocation.
+#include <array>
+#include <cstdint>
 #include <cstring>
 #include <string>
 
@@ -165,7 +167,17 @@ struct Shredder {
         if (slot.index != kTerminated) slot.def = def_here;
       }
     }
+    // Structure from the array, child fields (their nullability, i.e. the
+    // levels) from the schema's field, which must have the same shape (lists
+    // may differ in offset width).
     const DataType& type = *array.type;
+    const DataType& declared = field.type;
+    auto family = [](TypeId id) { return id == TypeId::kLargeList ? TypeId::kList : id; };
+    if ((type.is_nested() || declared.is_nested()) &&
+        (family(type.id) != family(declared.id) || type.children.size() != declared.children.size())) {
+      throw_invalid("field " + field.name + " is " + type.to_string() + ", the schema says " +
+                    declared.to_string());
+    }
     switch (type.id) {
       case TypeId::kList:
       case TypeId::kLargeList:
@@ -198,12 +210,15 @@ struct Shredder {
         const ArrayData& child = *array.children.at(0);
         if (type.id == TypeId::kMap) {
           // The key_value group is required: its children see the slots as they are.
-          const auto& fields = type.children.at(0).type.children;
+          const auto& fields = declared.children.at(0).type.children;
+          if (fields.size() != 2 || child.children.size() != 2) {
+            throw_invalid("map field " + field.name + " needs entries of a key and a value");
+          }
           std::vector<Slot> copy = children;
           walk(fields.at(0), *child.children.at(0), copy, child_def, child_rep);
           walk(fields.at(1), *child.children.at(1), children, child_def, child_rep);
         } else {
-          walk(type.children.at(0), child, children, child_def, child_rep);
+          walk(declared.children.at(0), child, children, child_def, child_rep);
         }
         return;
       }
@@ -216,7 +231,7 @@ struct Shredder {
               if (slot.index != kTerminated) slot.index += array.offset;
             }
           }
-          walk(type.children[c], *array.children.at(c), copy, def_here, rep_level);
+          walk(declared.children[c], *array.children.at(c), copy, def_here, rep_level);
         }
         return;
       }
@@ -334,6 +349,22 @@ void shred_field(const Field& field, const ArrayData& array, std::span<const Lea
 
 namespace {
 
+constexpr int64_t kNanosPerDay = 86'400'000'000'000;
+constexpr int64_t kJulianDayOfEpoch = 2'440'588;  // 1970-01-01
+
+// A decimal of `source` little-endian bytes narrowed to `width` bytes must
+// lose only sign extension; anything else would silently change the value.
+void check_decimal_fits(const uint8_t* le, int source, int width, const LeafPlan& plan) {
+  if (width >= source) return;
+  const uint8_t extension = (le[width - 1] & 0x80) ? 0xFF : 0x00;
+  for (int b = width; b < source; ++b) {
+    if (le[b] != extension) {
+      throw_invalid("a decimal of column " + plan.column.path + " does not fit its " + std::to_string(width) +
+                    "-byte Parquet type");
+    }
+  }
+}
+
 const uint8_t* fixed_base(const ArrayData& array, int width) {
   return array.buffers.at(1).data + array.offset * width;
 }
@@ -444,15 +475,94 @@ PhysicalValues stage_values(const LeafPlan& plan, const LeafData& leaf, Buffer& 
       for (int64_t i = 0; i < leaf.num_values; ++i) {
         const int64_t p = leaf.contiguous ? leaf.range_start + i : leaf.positions[size_t(i)];
         const uint8_t* le = base + p * source;
+        check_decimal_fits(le, source, width, plan);
+        const uint8_t extension = (le[source - 1] & 0x80) ? 0xFF : 0x00;
         if (plan.conversion == Conversion::kDecimalFlba) {
-          // Big-endian: the low `width` bytes, most significant first.
-          for (int b = 0; b < width; ++b) dst[i * width + b] = le[width - 1 - b];
+          // Big-endian: the low `width` bytes, most significant first (sign-extended past the source).
+          for (int b = 0; b < width; ++b) {
+            const int from = width - 1 - b;
+            dst[i * width + b] = from < source ? le[from] : extension;
+          }
         } else {
           std::memcpy(dst + i * width, le, size_t(width));  // little-endian low bytes
         }
       }
       out.fixed = dst;
       return out;
+    }
+    case Conversion::kDecimalBinary: {
+      // Minimal big-endian two's complement, as BigInteger.toByteArray gives:
+      // the statistics order of BYTE_ARRAY decimals relies on it.
+      const int source = plan.source_width;
+      const uint8_t* base = fixed_base(array, source);
+      scratch.resize(size_t(leaf.num_values) * size_t(source));
+      views.resize(size_t(leaf.num_values));
+      uint8_t* dst = scratch.data();
+      for (int64_t i = 0; i < leaf.num_values; ++i) {
+        const int64_t p = leaf.contiguous ? leaf.range_start + i : leaf.positions[size_t(i)];
+        const uint8_t* le = base + p * source;
+        const uint8_t extension = (le[source - 1] & 0x80) ? 0xFF : 0x00;
+        int length = source;
+        while (length > 1 && le[length - 1] == extension && ((le[length - 2] ^ extension) & 0x80) == 0)
+          --length;
+        uint8_t* value = dst + i * source;
+        for (int b = 0; b < length; ++b) value[b] = le[length - 1 - b];
+        views[size_t(i)] = ByteArrayView{value, uint32_t(length)};
+      }
+      out.binary = views.data();
+      return out;
+    }
+    case Conversion::kScale64: {
+      const int64_t factor = plan.factor;
+      convert_fixed<int64_t, int64_t>(leaf, fixed_base(array, 8), scratch, [&](int64_t v) {
+        int64_t scaled;
+        if (__builtin_mul_overflow(v, factor, &scaled)) {
+          throw_invalid("value " + std::to_string(v) + " of column " + plan.column.path +
+                        " overflows int64 in " + "the unit of the Parquet schema");
+        }
+        return scaled;
+      });
+      break;
+    }
+    case Conversion::kInt96FromTimestamp: {
+      const uint8_t* base = fixed_base(array, 8);
+      scratch.resize(size_t(leaf.num_values) * 12);
+      uint8_t* dst = scratch.data();
+      for (int64_t i = 0; i < leaf.num_values; ++i) {
+        const int64_t p = leaf.contiguous ? leaf.range_start + i : leaf.positions[size_t(i)];
+        const __int128 nanos = __int128(bits::load<int64_t>(base + p * 8)) * plan.factor;
+        // Floor division: instants before the epoch keep a nanos-of-day in [0, 1 day).
+        __int128 day = nanos / kNanosPerDay;
+        if (nanos % kNanosPerDay < 0) --day;
+        const int64_t nanos_of_day = int64_t(nanos - day * kNanosPerDay);
+        const __int128 julian = day + kJulianDayOfEpoch;
+        if (julian < INT32_MIN || julian > INT32_MAX) {
+          throw_invalid("a timestamp of column " + plan.column.path + " is outside the days INT96 can hold");
+        }
+        const int32_t julian_day = int32_t(julian);
+        std::memcpy(dst + i * 12, &nanos_of_day, 8);
+        std::memcpy(dst + i * 12 + 8, &julian_day, 4);
+      }
+      out.fixed = dst;
+      return out;
+    }
+    case Conversion::kTimestampFromInt96: {
+      const uint8_t* base = fixed_base(array, 12);
+      const int64_t divisor = plan.factor;
+      convert_fixed<std::array<uint8_t, 12>, int64_t>(
+          leaf, base, scratch, [&](const std::array<uint8_t, 12>& v) {
+            const __int128 nanos =
+                __int128(int64_t(bits::load<int32_t>(v.data() + 8)) - kJulianDayOfEpoch) * kNanosPerDay +
+                bits::load<int64_t>(v.data());
+            __int128 units = nanos / divisor;
+            if (nanos % divisor < 0) --units;
+            if (units < INT64_MIN || units > INT64_MAX) {
+              throw_invalid("an INT96 instant of column " + plan.column.path +
+                            " is outside the int64 range of the Parquet schema's unit");
+            }
+            return int64_t(units);
+          });
+      break;
     }
     case Conversion::kBinary:
     case Conversion::kLargeBinary:

@@ -36,15 +36,20 @@ enum class Conversion : uint8_t {
   kDecimalInt32,  ///< decimal128 -> INT32 (precision <= 9)
   kDecimalInt64,  ///< decimal128 -> INT64 (precision <= 18)
   kDecimalFlba,   ///< decimal128/256 -> big-endian FIXED_LEN_BYTE_ARRAY
-  kBinary,        ///< int32 offsets
-  kLargeBinary,   ///< int64 offsets
-  kView,          ///< binary/string views
+  kDecimalBinary,       ///< decimal128/256 -> BYTE_ARRAY, minimal big-endian two's complement
+  kScale64,             ///< int64 x LeafPlan::factor (time/timestamp to a finer unit), overflow checked
+  kInt96FromTimestamp,  ///< timestamp (LeafPlan::factor nanoseconds per unit) -> INT96
+  kTimestampFromInt96,  ///< raw INT96 bytes -> int64 in units of LeafPlan::factor nanoseconds
+  kBinary,              ///< int32 offsets
+  kLargeBinary,         ///< int64 offsets
+  kView,                ///< binary/string views
 };
 
 /// One leaf column as the writer sees it.
 struct LeafPlan {
   Conversion conversion = Conversion::kCopy;
   int32_t source_width = 0;  ///< Arrow bytes per value for fixed-width sources
+  int64_t factor = 1;        ///< kScale64 multiplier; nanoseconds per unit for the INT96 conversions
   ColumnDescriptor column;   ///< path, physical type, levels, sort order
 };
 
@@ -52,8 +57,16 @@ struct LeafPlan {
 struct SchemaPlan {
   std::vector<SchemaElement> elements;
   std::vector<LeafPlan> leaves;
+  /// The top-level fields as the shredder walks them: the batch schema's,
+  /// with nullability taken from the Parquet repetitions when the Parquet
+  /// schema was given (so levels follow the Parquet schema).
+  std::vector<Field> shred_fields;
 };
+/// The Parquet schema FileWriter derives from an Arrow schema.
 SchemaPlan plan_schema(const BatchSchema& schema);
+/// Binds an Arrow schema to a given Parquet schema (schema_binding.cc):
+/// checks that the shapes agree and picks each leaf's conversion.
+SchemaPlan bind_schema(const BatchSchema& schema, std::span<const SchemaElement> elements);
 
 /// The shredded content of one leaf for one batch.
 struct LeafData {

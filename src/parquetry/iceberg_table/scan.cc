@@ -1,0 +1,368 @@
+// The table scan: data files of a plan read through FileReader (and
+// MergeOnReadReader for position deletes and deletion vectors), projected by
+// field id into the snapshot's schema, then equality deletes and the filter
+// applied as one keep bitmap per batch.
+#include <simdjson.h>
+
+#include <cstring>
+#include <unordered_map>
+
+#include "parquetry/error.h"
+#include "parquetry/iceberg_scan.h"
+#include "parquetry/iceberg_table.h"
+#include "parquetry/iceberg_table/arrays.h"
+#include "parquetry/iceberg_table/deletes.h"
+#include "parquetry/iceberg_table/name_mapping.h"
+#include "parquetry/reader.h"
+#include "parquetry/schema.h"
+#include "parquetry/table/filter_rows.h"
+
+namespace parquetry::iceberg {
+namespace {
+
+// Where one table column of a data file comes from.
+struct Source {
+  const SchemaField* field = nullptr;
+  std::string file_column;  // empty: a constant
+  Value constant;
+  std::shared_ptr<const DataType> type;  // of the constant
+};
+
+}  // namespace
+
+struct TableScan::Impl {
+  const Table* table = nullptr;
+  TableScanOptions options;
+  ScanPlan plan;
+  std::string snapshot_what;
+  std::unique_ptr<DeleteCache> deletes;
+  std::optional<std::unordered_map<int32_t, std::vector<std::string>>> name_mapping;
+  bool filter_is_true = true;
+
+  std::vector<const SchemaField*> working;  // read for the batch: output first
+  size_t output_count = 0;
+  std::shared_ptr<const BatchSchema> output_schema;
+
+  // The data file being read.
+  size_t next_task = 0;
+  const FileTask* task = nullptr;
+  std::unique_ptr<FileReader> reader;
+  PositionDeleteIndex positions;
+  std::unique_ptr<BatchReader> batches;
+  std::vector<Source> sources;
+  std::vector<std::shared_ptr<const EqualityDeleteSet>> equality;
+  std::vector<std::vector<int>> equality_columns;  // per set: working indexes
+  std::shared_ptr<const BatchSchema> file_schema;  // working schema with this file's types
+  std::vector<uint8_t> filter_bits;
+  std::string key;
+
+  std::string file_what() const {
+    return snapshot_what + ", data file " + (task ? task->local_path : std::string("?"));
+  }
+
+  void choose_columns(bool count_only) {
+    working.clear();
+    const IcebergSchema& schema = *plan.schema;
+    auto add = [&](const SchemaField* f) {
+      for (const SchemaField* w : working) {
+        if (w == f) return;
+      }
+      working.push_back(f);
+    };
+    if (!count_only) {
+      if (options.columns.empty()) {
+        for (const SchemaField& f : schema.fields) add(&f);
+      } else {
+        for (const std::string& name : options.columns) {
+          const SchemaField* f = schema.find_top_level(name);
+          if (f == nullptr)
+            throw_invalid(snapshot_what + ": no column '" + name + "' in schema " +
+                          std::to_string(schema.schema_id));
+          add(f);
+        }
+      }
+    }
+    output_count = working.size();
+    for (const std::string& name : options.filter.columns()) {
+      const SchemaField* f = schema.find_top_level(name);
+      if (f == nullptr) throw_invalid(snapshot_what + ": the filter names unknown column '" + name + "'");
+      add(f);
+    }
+    for (const DeleteFile& d : plan.delete_files) {
+      for (int32_t id : d.file.equality_ids) {
+        const SchemaField* f = nullptr;
+        for (const SchemaField& top : schema.fields) {
+          if (top.id == id) f = &top;
+        }
+        if (f == nullptr) {
+          // A column dropped since the delete was written still identifies
+          // rows in older files; it is then looked up in the file by id.
+          if (schema.find(id) != nullptr)
+            throw_unsupported(snapshot_what + ": equality deletes on nested field " + std::to_string(id));
+          continue;
+        }
+        add(f);
+      }
+    }
+    std::vector<Field> fields;
+    for (size_t i = 0; i < output_count; ++i) {
+      const SchemaField* f = working[i];
+      fields.push_back(Field{f->name, arrow_type(f->type), !f->required, f->id, {}});
+    }
+    auto s = std::make_shared<BatchSchema>();
+    s->fields = std::move(fields);
+    output_schema = std::move(s);
+  }
+
+  void close_file() {
+    batches.reset();
+    reader.reset();
+    task = nullptr;
+  }
+
+  // Resolves the working columns against the file and opens the read.
+  void open_file(const FileTask& t) {
+    task = &t;
+    const PartitionSpec* spec = table->metadata().spec(t.file.spec_id);
+    auto probe = FileReader::open(t.local_path);
+    const SchemaNode& root = probe->schema().root();
+    bool has_ids = false;
+    for (const SchemaNode* child : root.children()) has_ids = has_ids || child->field_id().has_value();
+    sources.clear();
+    std::vector<std::string> columns;
+    for (const SchemaField* f : working) {
+      Source src;
+      src.field = f;
+      const SchemaNode* node = nullptr;
+      if (has_ids) {
+        for (const SchemaNode* child : root.children()) {
+          if (child->field_id() && *child->field_id() == f->id) node = child;
+        }
+      } else if (name_mapping) {
+        auto it = name_mapping->find(f->id);
+        if (it != name_mapping->end()) {
+          for (const std::string& n : it->second) {
+            if (node == nullptr) node = root.child(n);
+          }
+        }
+      } else {
+        node = root.child(f->name);
+      }
+      if (node != nullptr) {
+        src.file_column = node->name();
+        columns.push_back(node->name());
+      } else {
+        src.type = std::make_shared<DataType>(arrow_type(f->type));
+        bool set = false;
+        if (spec != nullptr) {
+          for (size_t i = 0; i < spec->fields.size() && i < t.file.partition.size(); ++i) {
+            const PartitionField& pf = spec->fields[i];
+            if (pf.source_id == f->id && pf.transform.kind == Transform::Kind::kIdentity) {
+              src.constant = from_partition(f->type, t.file.partition[i]);
+              set = true;
+              break;
+            }
+          }
+        }
+        if (!set && !f->initial_default_json.empty())
+          src.constant =
+              from_default_json(f->type, f->initial_default_json, file_what() + ", column " + f->name);
+      }
+      sources.push_back(std::move(src));
+    }
+    // A read needs some column to count rows by: the first leaf.
+    if (columns.empty() && !root.children().empty()) {
+      const SchemaNode* first = root.children().front();
+      columns.push_back(first->name());
+    }
+    ReaderOptions reader_options;
+    reader_options.columns = columns;
+    reader_options.threads = options.threads;
+    reader_options.read_ahead_budget = options.read_ahead_budget;
+    reader_options.batch_size = options.batch_size;
+    reader = FileReader::open(t.local_path, reader_options);
+    positions = deletes->positions_for(t);
+    if (positions.empty()) {
+      batches = reader->batches();
+    } else {
+      MergeOnReadOptions mor;
+      mor.batch_size = options.batch_size;
+      batches = std::make_unique<MergeOnReadReader>(*reader, positions, mor);
+    }
+    equality = deletes->equality_for(t);
+    equality_columns.clear();
+    for (const auto& set : equality) {
+      std::vector<int> cols;
+      for (int32_t id : set->field_ids) {
+        int index = -1;
+        for (size_t w = 0; w < working.size(); ++w) {
+          if (working[w]->id == id) index = int(w);
+        }
+        if (index < 0)
+          throw_unsupported(file_what() + ": equality delete on field " + std::to_string(id) +
+                            ", which the current schema dropped");
+        cols.push_back(index);
+      }
+      equality_columns.push_back(std::move(cols));
+    }
+    file_schema.reset();
+  }
+
+  // The working batch: one column per working field, in order.
+  RecordBatch build(const RecordBatch& in) {
+    RecordBatch out;
+    out.num_rows = in.num_rows;
+    const bool new_schema = file_schema == nullptr;
+    std::shared_ptr<BatchSchema> schema;
+    if (new_schema) schema = std::make_shared<BatchSchema>();
+    for (const Source& src : sources) {
+      std::shared_ptr<ArrayData> column;
+      if (!src.file_column.empty()) {
+        const int index = in.schema->field_index(src.file_column);
+        if (index < 0)
+          throw Error(ErrorCode::kInternal,
+                      file_what() + ": column " + src.file_column + " missing from the read");
+        column = promote_array(in.columns[size_t(index)], src.field->type);
+      } else {
+        column = constant_array(src.type, src.constant, in.num_rows);
+      }
+      if (new_schema)
+        schema->fields.push_back(
+            Field{src.field->name, *column->type, !src.field->required, src.field->id, {}});
+      out.columns.push_back(std::move(column));
+    }
+    if (new_schema) file_schema = std::move(schema);
+    out.schema = file_schema;
+    return out;
+  }
+
+  // Applies equality deletes and the filter; returns the output batch
+  // (possibly empty).
+  RecordBatch finish(RecordBatch batch) {
+    const int64_t rows = batch.num_rows;
+    int64_t kept = rows;
+    bool filtered = false;
+    // filter_rows reads the keep bitmap in 64-bit words: pad it.
+    const size_t padded = size_t((rows + 63) / 64) * 8 + 8;
+    if (!filter_is_true) {
+      kept = evaluate_predicate(options.filter, batch, filter_bits);
+      filter_bits.resize(padded, 0);
+      filtered = true;
+    }
+    if (!equality.empty()) {
+      if (!filtered) {
+        filter_bits.assign(padded, 0);
+        std::memset(filter_bits.data(), 0xff, size_t(rows / 8));
+        if (rows % 8) filter_bits[size_t(rows / 8)] = uint8_t((1u << (rows % 8)) - 1);
+        filtered = true;
+      }
+      for (int64_t r = 0; r < rows; ++r) {
+        if (((filter_bits[size_t(r >> 3)] >> (r & 7)) & 1) == 0) continue;
+        for (size_t s = 0; s < equality.size(); ++s) {
+          key.clear();
+          for (int c : equality_columns[s]) append_key(key, *batch.columns[size_t(c)], r);
+          if (equality[s]->keys.find(std::string_view(key)) != equality[s]->keys.end()) {
+            filter_bits[size_t(r >> 3)] &= uint8_t(~(1u << (r & 7)));
+            --kept;
+            break;
+          }
+        }
+      }
+    }
+    RecordBatch out;
+    out.num_rows = rows;
+    out.columns.assign(batch.columns.begin(), batch.columns.begin() + long(output_count));
+    auto schema = std::make_shared<BatchSchema>();
+    schema->fields.assign(batch.schema->fields.begin(), batch.schema->fields.begin() + long(output_count));
+    out.schema = schema;
+    if (filtered && kept != rows) {
+      if (kept == 0) {
+        out.columns.clear();
+        out.num_rows = 0;
+        return out;
+      }
+      out = filter_rows(out, filter_bits.data(), kept);
+      out.num_rows = kept;
+    }
+    return out;
+  }
+
+  bool next(RecordBatch& out) {
+    RecordBatch in;
+    for (;;) {
+      if (task == nullptr) {
+        const size_t total = options.tasks ? options.tasks->size() : plan.tasks.size();
+        if (next_task >= total) return false;
+        const size_t index = options.tasks ? size_t((*options.tasks)[next_task]) : next_task;
+        ++next_task;
+        if (index >= plan.tasks.size())
+          throw_invalid(snapshot_what + ": task " + std::to_string(index) + " is not in the plan");
+        const FileTask& t = plan.tasks[index];
+        try {
+          open_file(t);
+        } catch (const Error& e) {
+          if (e.message().starts_with("table ")) throw;
+          throw Error(e.code(), file_what() + ": " + e.message(), e.where());
+        }
+      }
+      try {
+        if (!batches->next(in)) {
+          close_file();
+          continue;
+        }
+        if (in.num_rows == 0) continue;
+        RecordBatch result = finish(build(in));
+        if (result.num_rows == 0) continue;
+        out = std::move(result);
+        return true;
+      } catch (const Error& e) {
+        if (e.message().starts_with("table ")) throw;
+        throw Error(e.code(), file_what() + ": " + e.message(), e.where());
+      }
+    }
+  }
+};
+
+TableScan::TableScan(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+TableScan::~TableScan() = default;
+
+std::unique_ptr<TableScan> TableScan::open(const Table& table, TableScanOptions options) {
+  auto impl = std::make_unique<Impl>();
+  impl->table = &table;
+  impl->filter_is_true = options.filter.kind == Predicate::Kind::kTrue;
+  if (!impl->filter_is_true)
+    options.filter = type_literals(options.filter, table.metadata().current_schema());
+  impl->plan = plan_scan(table, options.snapshot, options.filter);
+  impl->snapshot_what =
+      "table " + table.name() + ", snapshot " +
+      (impl->plan.snapshot ? std::to_string(impl->plan.snapshot->snapshot_id) : std::string("(none)"));
+  impl->options = std::move(options);
+  impl->deletes = std::make_unique<DeleteCache>(table, impl->plan);
+  impl->name_mapping = parse_name_mapping(table.metadata(), "table " + table.name());
+  impl->choose_columns(false);
+  return std::unique_ptr<TableScan>(new TableScan(std::move(impl)));
+}
+
+std::shared_ptr<const BatchSchema> TableScan::schema() const { return impl_->output_schema; }
+bool TableScan::next(RecordBatch& out) { return impl_->next(out); }
+const ScanPlan& TableScan::plan() const { return impl_->plan; }
+
+int64_t TableScan::count() {
+  Impl& s = *impl_;
+  bool any_deletes = false;
+  for (const FileTask& t : s.plan.tasks) any_deletes = any_deletes || !t.deletes.empty();
+  if (s.filter_is_true && !any_deletes && !s.options.tasks) {
+    // Every planned row survives: the manifests' record counts are exact.
+    int64_t total = 0;
+    for (const FileTask& t : s.plan.tasks) total += t.file.record_count;
+    s.next_task = s.plan.tasks.size();
+    return total;
+  }
+  s.choose_columns(true);
+  int64_t total = 0;
+  RecordBatch batch;
+  while (s.next(batch)) total += batch.num_rows;
+  return total;
+}
+
+}  // namespace parquetry::iceberg

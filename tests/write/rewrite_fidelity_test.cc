@@ -1,0 +1,403 @@
+// `parquetry rewrite` keeps the input's schema annotation for annotation and
+// its values, on every public parquet-testing file and on files the tests
+// write (the annotation zoo, through WriterOptions::parquet_schema and
+// through the Arrow-derived mapping):
+//   - `parquetry schema` (text and --json) prints the same for input and
+//     output, the footers hold equal SchemaElement lists and key-value
+//     metadata, and the default rewrite keeps the row groups;
+//   - FileReader reads the same values from both (INT96 as raw bytes);
+//   - DuckDB reads the same values from both (bench/peers/duckdb_same.mjs,
+//     one process for every pair);
+//   - with --codec, --v1/--v2 or --no-dictionary, `meta --json` of the output
+//     differs from the default rewrite's only in what the option names (and
+//     in sizes and offsets, which follow).
+// Files the reader cannot read are listed with the reason; the list is
+// asserted, so a file that starts or stops failing shows up here.
+#include <gtest/gtest.h>
+#include <simdjson.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "annotation_zoo.h"
+#include "parquetry/error.h"
+#include "parquetry/io.h"
+#include "parquetry/reader.h"
+#include "parquetry/writer.h"
+#include "test_support.h"
+#include "write_test_support.h"
+
+#ifndef PARQUETRY_CLI_PATH
+#error "tests/write/CMakeLists.txt defines PARQUETRY_CLI_PATH"
+#endif
+
+namespace parquetry {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Run {
+  int exit_code = -1;
+  std::string out;
+};
+
+// Runs the CLI; stderr goes to a file that is appended to `out` on failure.
+Run cli(const std::vector<std::string>& args) {
+  static int counter = 0;
+  const fs::path err = testing::temp_dir() / ("stderr" + std::to_string(counter++));
+  std::string command = testing::shell_quote(PARQUETRY_CLI_PATH);
+  for (const std::string& arg : args) command += " " + testing::shell_quote(arg);
+  command += " 2>" + testing::shell_quote(err.string());
+  Run run;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return run;
+  char buffer[65536];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) run.out.append(buffer, n);
+  const int status = ::pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (run.exit_code != 0) run.out += testing::read_text(err);
+  return run;
+}
+
+FileMetaData footer(const fs::path& path) {
+  FileSource source(path.string());
+  return read_file_metadata(source);
+}
+
+// Every value of a file, rendered canonically (INT96 as its stored bytes).
+std::vector<std::string> values_of(const fs::path& path) {
+  ReaderOptions options;
+  options.int96_as_binary = true;
+  return testing::render_rows(FileReader::open(path.string(), options)->read_all());
+}
+
+// `schema --json` with the file's own path taken out.
+std::string schema_json(const fs::path& path) {
+  Run run = cli({"schema", "--json", path.string()});
+  EXPECT_EQ(run.exit_code, 0) << run.out;
+  const std::string quoted = "\"" + path.string() + "\"";
+  const size_t at = run.out.find(quoted);
+  if (at != std::string::npos) run.out.replace(at, quoted.size(), "\"FILE\"");
+  return run.out;
+}
+
+// `meta --json` flattened to path -> value, e.g. "row_groups[0].columns[2].codec" -> "\"ZSTD\"".
+void flatten(simdjson::dom::element e, const std::string& path, std::map<std::string, std::string>& out) {
+  if (e.is_object()) {
+    for (auto [key, value] : simdjson::dom::object(e)) flatten(value, path + "." + std::string(key), out);
+  } else if (e.is_array()) {
+    size_t i = 0;
+    for (auto value : simdjson::dom::array(e)) flatten(value, path + "[" + std::to_string(i++) + "]", out);
+  } else {
+    out[path] = simdjson::to_string(e);
+  }
+}
+
+std::map<std::string, std::string> meta_of(const fs::path& path) {
+  Run run = cli({"meta", "--json", path.string()});
+  EXPECT_EQ(run.exit_code, 0) << run.out;
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  std::map<std::string, std::string> flat;
+  if (parser.parse(run.out).get(doc) != simdjson::SUCCESS) {
+    ADD_FAILURE() << "meta --json printed no JSON for " << path << ": " << run.out;
+    return flat;
+  }
+  flatten(doc, "", flat);
+  return flat;
+}
+
+// The last member name of a flattened path ("a.b[3].c" -> "c"; array items -> their array's name).
+std::string leaf_key(const std::string& path) {
+  std::string p = path;
+  while (!p.empty() && p.back() == ']') p.erase(p.rfind('['));
+  return p.substr(p.rfind('.') + 1);
+}
+
+// The flattened path of the column chunk a path lies in ("...columns[2]"), or "".
+std::string chunk_of(const std::string& path) {
+  const size_t at = path.find(".columns[", path.find("row_groups["));
+  if (path.rfind(".row_groups[", 0) != 0 || at == std::string::npos) return "";
+  return path.substr(0, path.find(']', at) + 1);
+}
+
+// Sizes and offsets move with any change of the bytes.
+const std::set<std::string> kLayoutKeys = {"file",
+                                           "file_size",
+                                           "total_compressed_size",
+                                           "total_uncompressed_size",
+                                           "total_byte_size",
+                                           "data_page_offset",
+                                           "dictionary_page_offset",
+                                           "index_page_offset",
+                                           "file_offset",
+                                           "column_index_offset",
+                                           "column_index_length",
+                                           "offset_index_offset",
+                                           "offset_index_length",
+                                           "bloom_filter_offset",
+                                           "bloom_filter_length"};
+
+struct Variant {
+  std::string name;
+  std::vector<std::string> args;
+  std::set<std::string> changes;  ///< member names the option may change besides the layout
+};
+
+// The keys of `variant` that differ from `base` must be what the option changes.
+void expect_only_option_differs(const std::map<std::string, std::string>& base,
+                                const std::map<std::string, std::string>& variant, const Variant& v,
+                                const std::string& file) {
+  std::set<std::string> keys;
+  for (const auto& [k, unused] : base) keys.insert(k);
+  for (const auto& [k, unused] : variant) keys.insert(k);
+  int changed_by_option = 0;
+  for (const std::string& key : keys) {
+    auto a = base.find(key);
+    auto b = variant.find(key);
+    if (a != base.end() && b != variant.end() && a->second == b->second) continue;
+    const std::string name = leaf_key(key);
+    if (kLayoutKeys.count(name)) continue;
+    bool allowed = v.changes.count(name) > 0;
+    if (!allowed && v.name == "page_version" && (name == "encodings" || name == "encoding")) {
+      // DATA_PAGE_V2 writes booleans RLE-encoded (docs/writer.md): allowed for BOOLEAN chunks only.
+      const std::string chunk = chunk_of(key);
+      auto type = base.find(chunk + ".type");
+      allowed = type != base.end() && type->second == "\"BOOLEAN\"";
+    }
+    EXPECT_TRUE(allowed) << file << " " << v.name << ": " << key << " is "
+                         << (a == base.end() ? "<absent>" : a->second) << " by default, "
+                         << (b == variant.end() ? "<absent>" : b->second) << " with the option";
+    changed_by_option += allowed && !kLayoutKeys.count(name);
+  }
+  (void)changed_by_option;
+}
+
+// Which page type the first data page of the first chunk has, from meta's encoding stats.
+bool uses_v2(const std::map<std::string, std::string>& meta) {
+  for (const auto& [key, value] : meta) {
+    if (leaf_key(key) == "page_type" && value == "\"DATA_PAGE_V2\"") return true;
+  }
+  return false;
+}
+
+struct Case {
+  std::string name;
+  fs::path input;
+};
+
+// Files the tests write: the zoo through its Parquet schema, and the same
+// batches through the writer's own Arrow -> Parquet mapping.
+std::vector<Case> written_files(const fs::path& dir) {
+  const std::vector<SchemaElement> elements = testing::zoo_schema();
+  const BatchSchema schema = testing::zoo_batch_schema(elements);
+  testing::RandomArrays random(424242);
+  const std::vector<RecordBatch> batches{random.batch(schema, 700), random.batch(schema, 123)};
+  std::vector<Case> cases;
+  for (bool given : {true, false}) {
+    WriterOptions options;
+    options.row_group_rows = 500;
+    if (given) {
+      options.parquet_schema = elements;
+      options.schema_metadata = false;
+      options.key_value_metadata = testing::zoo_metadata();
+    }
+    // The Arrow mapping cannot express a legacy map with MAP_KEY_VALUE or a
+    // bare repeated field's id; it writes what it maps them to.
+    const fs::path path = dir / (given ? "zoo_given_schema.parquet" : "zoo_mapped_schema.parquet");
+    auto writer = FileWriter::open(path.string(), schema, options);
+    for (const RecordBatch& batch : batches) writer->write(batch);
+    writer->close();
+    cases.push_back({path.filename().string(), path});
+  }
+  return cases;
+}
+
+// Files left out, and why: the reader (or this test's memory budget) cannot take them.
+const std::map<std::string, std::string> kLeftOut = {
+    {"large_string_map.brotli.parquet",
+     "two 1 GiB map keys: decoding needs several GB, beyond a unit test under ASan"},
+};
+
+TEST(RewriteFidelityTest, SchemaAndValuesSurviveEveryFile) {
+  const fs::path dir = testing::temp_dir();
+  std::vector<Case> cases;
+  for (const fs::path& file : testing::public_parquet_files()) {
+    const std::string name = fs::relative(file, testing::parquet_testing("data")).string();
+    if (kLeftOut.count(file.filename().string())) continue;
+    cases.push_back({name, file});
+  }
+  for (Case& c : written_files(dir)) cases.push_back(std::move(c));
+  ASSERT_GT(cases.size(), 50u);
+
+  std::map<std::string, std::string> unreadable;  // file -> the reader's error
+  std::vector<std::pair<fs::path, fs::path>> duckdb_pairs;
+  std::vector<int64_t> duckdb_rows;
+  int index = 0;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    std::vector<std::string> input_values;
+    try {
+      input_values = values_of(c.input);
+    } catch (const Error& e) {
+      unreadable[c.name] = e.message();
+      continue;
+    }
+    const FileMetaData input = footer(c.input);
+    const std::string input_text = cli({"schema", c.input.string()}).out;
+    const std::string input_json = schema_json(c.input);
+    ASSERT_FALSE(input_text.empty());
+
+    const fs::path base = dir / (std::to_string(index++) + "_default.parquet");
+    Run rewrite = cli({"rewrite", c.input.string(), base.string()});
+    ASSERT_EQ(rewrite.exit_code, 0) << rewrite.out;
+    const std::map<std::string, std::string> base_meta = meta_of(base);
+    std::vector<Variant> variants = {
+        {"default", {}, {}},
+        {"codec", {"--codec", "zstd"}, {"codec"}},
+        {"page_version", {uses_v2(base_meta) ? "--v1" : "--v2"}, {"page_type"}},
+        {"no_dictionary",
+         {"--no-dictionary"},
+         {"encodings", "encoding", "page_type", "count", "distinct_count"}},
+    };
+    for (const Variant& v : variants) {
+      SCOPED_TRACE(v.name);
+      fs::path out = base;
+      if (v.name != "default") {
+        out = dir / (std::to_string(index++) + "_" + v.name + ".parquet");
+        std::vector<std::string> args{"rewrite", c.input.string(), out.string()};
+        args.insert(args.end(), v.args.begin(), v.args.end());
+        Run run = cli(args);
+        ASSERT_EQ(run.exit_code, 0) << run.out;
+        expect_only_option_differs(base_meta, meta_of(out), v, c.name);
+      }
+      EXPECT_EQ(cli({"schema", out.string()}).out, input_text);
+      EXPECT_EQ(schema_json(out), input_json);
+      const FileMetaData output = footer(out);
+      ASSERT_EQ(output.schema.size(), input.schema.size());
+      for (size_t i = 0; i < input.schema.size(); ++i) {
+        EXPECT_EQ(output.schema[i], input.schema[i])
+            << "schema element " << i << " (" << input.schema[i].name << ")";
+      }
+      EXPECT_EQ(output.key_value_metadata, input.key_value_metadata);
+      EXPECT_EQ(output.num_rows, input.num_rows);
+      ASSERT_EQ(output.row_groups.size(), input.row_groups.size());
+      for (size_t g = 0; g < input.row_groups.size(); ++g) {
+        EXPECT_EQ(output.row_groups[g].num_rows, input.row_groups[g].num_rows) << "row group " << g;
+      }
+      EXPECT_EQ(values_of(out), input_values);
+      duckdb_pairs.emplace_back(c.input, out);
+      duckdb_rows.push_back(input.num_rows);
+    }
+  }
+  // The reader reads every public file but the ones listed (none today).
+  std::map<std::string, std::string> expected_unreadable;
+  EXPECT_EQ(unreadable, expected_unreadable);
+
+  if (!testing::duckdb_peer_available()) {
+    GTEST_SKIP() << "DuckDB peer not installed (bench/peers/node_modules): values not cross-checked";
+  }
+  const fs::path list = dir / "pairs.tsv";
+  {
+    std::ofstream out(list);
+    for (const auto& [a, b] : duckdb_pairs) out << a.string() << '\t' << b.string() << '\n';
+  }
+  int status = 0;
+  const std::vector<std::string> lines =
+      testing::run_peer("duckdb_same.mjs", testing::shell_quote(list.string()), &status);
+  ASSERT_EQ(status, 0) << (lines.empty() ? "" : lines.back());
+  ASSERT_EQ(lines.size(), duckdb_pairs.size());
+  std::set<std::string> duckdb_cannot_read;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string& line = lines[i];
+    const std::string name = duckdb_pairs[i].first.filename().string();
+    if (line.rfind("ERROR A ", 0) == 0) {
+      duckdb_cannot_read.insert(name);  // DuckDB refuses the input itself
+      continue;
+    }
+    EXPECT_EQ(line, "SAME " + std::to_string(duckdb_rows[i]))
+        << duckdb_pairs[i].first << " -> " << duckdb_pairs[i].second;
+  }
+  // DuckDB 1.5.6 refuses these inputs itself (BYTE_STREAM_SPLIT on integer
+  // and FLBA columns; the deprecated LZ4 codec); their outputs are then not
+  // compared by it.
+  const std::set<std::string> expected_duckdb_refusals = {"byte_stream_split_extended.gzip.parquet",
+                                                          "hadoop_lz4_compressed.parquet",
+                                                          "non_hadoop_lz4_compressed.parquet"};
+  EXPECT_EQ(duckdb_cannot_read, expected_duckdb_refusals);
+}
+
+// Rewrites `input` with --int96-as `unit`: the INT96 leaves (one here) become
+// INT64 TIMESTAMP(unit, not UTC-adjusted) and nothing else changes.
+void expect_int96_converted(const fs::path& input, const fs::path& output, const std::string& unit,
+                            TimeUnit parquet_unit) {
+  Run run = cli({"rewrite", input.string(), output.string(), "--int96-as", unit});
+  ASSERT_EQ(run.exit_code, 0) << run.out;
+  const FileMetaData before = footer(input);
+  const FileMetaData after = footer(output);
+  ASSERT_EQ(after.schema.size(), before.schema.size());
+  int int96 = 0;
+  for (size_t i = 0; i < before.schema.size(); ++i) {
+    SchemaElement expected = before.schema[i];
+    if (expected.type == Type::INT96) {
+      ++int96;
+      expected.type = Type::INT64;
+      expected.logical_type = LogicalType{TimestampType{false, parquet_unit}};
+    }
+    EXPECT_EQ(after.schema[i], expected) << before.schema[i].name;
+  }
+  EXPECT_EQ(int96, 1);
+  EXPECT_EQ(after.key_value_metadata, before.key_value_metadata);
+}
+
+TEST(RewriteFidelityTest, Int96AsAskedUnitOnly) {
+  const fs::path dir = testing::temp_dir();
+  // Kept as INT96 by default (the fidelity test above covers the values).
+  const fs::path spark = testing::parquet_testing("data/int96_from_spark.parquet");
+  ASSERT_EQ(cli({"rewrite", spark.string(), (dir / "kept.parquet").string()}).exit_code, 0);
+  EXPECT_EQ(footer(dir / "kept.parquet").schema, footer(spark).schema);
+
+  // alltypes_plain: whole seconds, the same instants at microseconds.
+  const fs::path alltypes = testing::parquet_testing("data/alltypes_plain.parquet");
+  expect_int96_converted(alltypes, dir / "alltypes_micros.parquet", "MICROS", TimeUnit::MICROS);
+  ReaderOptions micros;
+  micros.int96_unit = ArrowTimeUnit::kMicro;
+  EXPECT_EQ(testing::render_rows(FileReader::open((dir / "alltypes_micros.parquet").string())->read_all()),
+            testing::render_rows(FileReader::open(alltypes.string(), micros)->read_all()));
+
+  // int96_from_spark: the last value is stored with Julian day -105862232
+  // (Spark wrapped it), i.e. -9357363680509551616 us, below int64
+  // microseconds: MILLIS holds every value, MICROS and NANOS refuse the file
+  // rather than wrap (the output then does not appear).
+  expect_int96_converted(spark, dir / "spark_millis.parquet", "MILLIS", TimeUnit::MILLIS);
+  RecordBatch batch = FileReader::open((dir / "spark_millis.parquet").string())->read_row_group(0);
+  ASSERT_EQ(batch.num_rows, 6);
+  const int64_t* ms = batch.columns[0]->buffers[1].as<int64_t>();
+  EXPECT_EQ(ms[0], 1704141296123);
+  EXPECT_EQ(ms[1], 1704070800000);
+  EXPECT_EQ(ms[2], 253402225200000);  // 9999-12-31T03:00Z, beyond int64 nanoseconds
+  EXPECT_EQ(ms[3], 1735599600000);
+  EXPECT_FALSE(batch.columns[0]->is_valid(4));
+  EXPECT_EQ(ms[5], -9357363680509552);  // floor of -9357363680509551.616
+  for (const std::string unit : {"MICROS", "NANOS"}) {
+    const fs::path out = dir / ("spark_" + unit + ".parquet");
+    Run run = cli({"rewrite", spark.string(), out.string(), "--int96-as", unit});
+    EXPECT_NE(run.exit_code, 0) << unit;
+    EXPECT_NE(run.out.find("outside the int64 range"), std::string::npos) << run.out;
+    EXPECT_FALSE(fs::exists(out));
+  }
+  Run bad = cli({"rewrite", spark.string(), (dir / "bad.parquet").string(), "--int96-as", "SECONDS"});
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.out.find("MILLIS, MICROS or NANOS"), std::string::npos) << bad.out;
+}
+
+}  // namespace
+}  // namespace parquetry
