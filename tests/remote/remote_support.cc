@@ -4,6 +4,8 @@
 #include "parquetry/util/json_writer.h"
 #include "parquetry/writer.h"
 
+#include <stdexcept>
+
 namespace parquetry::testing {
 
 std::vector<std::string> all_rows(FileReader& reader) {
@@ -18,6 +20,36 @@ std::vector<std::string> all_rows(FileReader& reader) {
     }
   }
   return rows;
+}
+
+std::vector<std::string> flat_values(FileReader& reader) {
+  std::vector<std::string> columns(reader.batch_schema()->fields.size());
+  auto batches = reader.batches();
+  RecordBatch batch;
+  while (batches->next(batch)) {
+    for (size_t c = 0; c < batch.columns.size(); ++c) {
+      const ArrayData& array = *batch.columns[c];
+      if (array.null_count != 0)
+        throw std::runtime_error("flat_values: nulls in column " + std::to_string(c));
+      std::string& out = columns[c];
+      const int32_t width = array.type->fixed_width();
+      if (width > 0) {
+        out.append(reinterpret_cast<const char*>(array.buffers[1].data) + array.offset * width,
+                   size_t(array.length * width));
+      } else if (array.type->id == TypeId::kString) {
+        const int32_t* offsets = array.buffers[1].as<int32_t>() + array.offset;
+        const char* chars = reinterpret_cast<const char*>(array.buffers[2].data);
+        for (int64_t i = 0; i < array.length; ++i) {
+          const int32_t size = offsets[i + 1] - offsets[i];
+          out.append(reinterpret_cast<const char*>(&size), 4);
+          out.append(chars + offsets[i], size_t(size));
+        }
+      } else {
+        throw std::runtime_error("flat_values: column type " + array.type->to_string() + " is not flat");
+      }
+    }
+  }
+  return columns;
 }
 
 void write_taxi_like(const std::filesystem::path& path) {

@@ -119,9 +119,10 @@ TEST_F(S3SourceTest, ScanOfManyRowGroupsEqualsLocal) {
   EXPECT_EQ(source->stats().requests, 1);
   auto reader = FileReader::open(source, options);
   EXPECT_EQ(source->stats().requests, 1);
-  auto rows = testing::all_rows(*reader);
-  ASSERT_EQ(int64_t(rows.size()), testing::kTaxiRowGroups * testing::kTaxiGroupRows);
-  EXPECT_EQ(rows, testing::all_rows(*FileReader::open((*seed_ / "taxi.parquet").string(), options)));
+  auto rows = testing::flat_values(*reader);
+  ASSERT_EQ(rows.size(), 6u);
+  ASSERT_EQ(int64_t(rows[0].size()), testing::kTaxiRowGroups * testing::kTaxiGroupRows * 8);
+  EXPECT_TRUE(rows == testing::flat_values(*FileReader::open((*seed_ / "taxi.parquet").string(), options)));
   EXPECT_LE(source->stats().gets, testing::kTaxiRowGroups + 1);
   EXPECT_EQ(source->stats().retries, 0);
 }
