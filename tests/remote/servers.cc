@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -82,11 +83,16 @@ std::string nginx_binary() {
 }  // namespace
 
 Child::Child(const std::vector<std::string>& argv, const fs::path& out_file, const fs::path& err_file) {
+  const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
     // Own process group, so stop() reaches the server's children too.
     setpgid(0, 0);
+    // Dies with the test: a test killed by ctest's timeout or a sanitizer
+    // abort runs no destructor, and must not leave a server running.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);
     const int out = open(out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     const int err = open(err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (out >= 0) dup2(out, 1);
