@@ -20,7 +20,10 @@ parquetry_pkg(simdjson simdjson)
 parquetry_pkg(hwy libhwy)
 parquetry_pkg(cli11 CLI11)
 parquetry_pkg(protobuf protobuf)
-# OpenSSL's libcrypto: AES-GCM / AES-CTR for Parquet modular encryption.
+# remote sources: HTTP(S) through libcurl (OpenSSL flavour), SigV4 on libcrypto
+parquetry_pkg(curl libcurl)
+# OpenSSL's libcrypto: AES-GCM / AES-CTR for Parquet modular encryption,
+# HMAC-SHA256 / SHA-256 for SigV4.
 parquetry_pkg(crypto libcrypto)
 
 find_library(PARQUETRY_ROARING_LIB roaring REQUIRED)

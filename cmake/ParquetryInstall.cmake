@@ -30,7 +30,7 @@ target_link_options(parquetry_shared PRIVATE -Wl,--no-undefined -Wl,--exclude-li
 
 # The Debian packages a static link needs (their pkg-config names) and the
 # libraries without a pkg-config file.
-set(PARQUETRY_PC_REQUIRES "snappy zlib libdeflate libzstd liblz4 libbrotlidec libbrotlienc libxxhash simdjson libcrypto protobuf")
+set(PARQUETRY_PC_REQUIRES "snappy zlib libdeflate libzstd liblz4 libbrotlidec libbrotlienc libxxhash simdjson libcurl libcrypto protobuf")
 set(PARQUETRY_PC_LIBS_PRIVATE "-lroaring -pthread")
 
 set(config_dir ${CMAKE_INSTALL_LIBDIR}/cmake/parquetry)
@@ -91,7 +91,7 @@ set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 # every library the binaries link.
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
-    "parquetry (= ${PROJECT_VERSION}), libsnappy-dev, zlib1g-dev, libdeflate-dev, libzstd-dev, liblz4-dev, libbrotli-dev, libxxhash-dev, libsimdjson-dev, libroaring-dev, libssl-dev, libprotobuf-dev, protobuf-compiler, pkg-config")
+    "parquetry (= ${PROJECT_VERSION}), libsnappy-dev, zlib1g-dev, libdeflate-dev, libzstd-dev, liblz4-dev, libbrotli-dev, libxxhash-dev, libsimdjson-dev, libroaring-dev, libcurl4-openssl-dev, libssl-dev, libprotobuf-dev, protobuf-compiler, pkg-config")
 set(CPACK_COMPONENT_RUNTIME_DESCRIPTION "parquetry: the shared library libparquetry.so, the parquetry command and protoc-gen-parquetry")
 set(CPACK_COMPONENT_DEV_DESCRIPTION "parquetry: headers, static archive, CMake package and pkg-config file")
 set(CPACK_OUTPUT_FILE_PREFIX ${CMAKE_BINARY_DIR}/packages)

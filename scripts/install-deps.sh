@@ -11,8 +11,9 @@ PACKAGES=(
   libsnappy-dev zlib1g-dev libdeflate-dev libzstd-dev liblz4-dev libbrotli-dev
   # format helpers
   libxxhash-dev libroaring-dev libsimdjson-dev libhwy-dev
-  # modular encryption (AES-GCM / AES-CTR)
-  libssl-dev
+  # remote sources (S3, HTTP(S)) and the servers their tests start; libssl
+  # also serves modular encryption (AES-GCM / AES-CTR)
+  libcurl4-openssl-dev libssl-dev openssl nginx-light
   # protobuf <-> parquet
   libprotobuf-dev libprotoc-dev protobuf-compiler
   # tests, benchmarks, CLI

@@ -43,6 +43,31 @@ class PARQUETRY_API RandomAccessSource {
   /// skip read-ahead, which would only add work.
   virtual bool zero_copy() const { return false; }
 
+  /// One range of a read_many() call: `result` receives the bytes, as read()
+  /// would return them (a view into `*scratch` or into the source's memory).
+  struct RangeRead {
+    int64_t offset = 0;
+    int64_t length = 0;
+    Buffer* scratch = nullptr;
+    std::span<const uint8_t> result;
+  };
+  /// Reads several ranges (each into its own scratch). The default reads
+  /// them one after the other; remote sources fetch them concurrently, which
+  /// is how a coalesced read plan hides a request's latency. Same checks and
+  /// errors as read().
+  virtual void read_many(std::span<RangeRead> reads);
+
+  /// Bytes to read from the end of the file to get the footer in one read;
+  /// 0 = the reader's default (a local file wants a small read, an object
+  /// store, where a request costs a round trip, a large one).
+  virtual int64_t footer_read_hint() const { return 0; }
+  /// True when every read is a request over a network (a round trip of
+  /// milliseconds): the footer reader then skips the separate 4-byte read of
+  /// the leading magic (the trailing magic, the footer length and the
+  /// footer's decoding already vouch for the file), so opening costs one
+  /// request.
+  virtual bool remote() const { return false; }
+
   /// Copies the bytes [offset, offset + length) into `out` (resized to length).
   void read_at(int64_t offset, int64_t length, Buffer& out);
 

@@ -1121,8 +1121,10 @@ struct FooterBytes {
 
 /// Reads the footer bytes of a Parquet file: checks the magic at both ends
 /// ("PAR1", or "PARE" for an encrypted footer) and the footer length,
-/// reading the last kFooterSpeculativeRead bytes first and the exact footer
-/// only when it is larger.
+/// reading the last kFooterSpeculativeRead bytes (or the source's
+/// footer_read_hint()) first and the exact footer only when it is larger; a
+/// remote source's leading magic is not read (one request opens the file,
+/// see RandomAccessSource::remote()).
 PARQUETRY_API FooterBytes read_footer_bytes(RandomAccessSource& source, const Limits& limits = {});
 
 /// Reads and decodes the footer of a Parquet file (read_footer_bytes, then

@@ -31,6 +31,10 @@ namespace parquetry {
 
 class RandomAccessSource;
 
+/// Smallest coalescing gap on a remote source: a request's round trip costs
+/// as much as transferring about a megabyte.
+inline constexpr int64_t kRemoteCoalesceGap = 1 << 20;
+
 struct ReaderOptions {
   /// Columns to read, by dotted path; a group's path selects every leaf under
   /// it. Empty (and no field_ids) = every column.
@@ -79,7 +83,9 @@ struct ReaderOptions {
   /// as copying a few tens of KiB from the page cache, so merging over up to
   /// 64 KiB saves calls for narrow chunks, dictionary pages and short runs
   /// of skipped pages while wasting little; remote sources, where a request
-  /// costs milliseconds, want megabytes. docs/limits.md discusses it.
+  /// costs milliseconds, want megabytes: on a remote source (s3://,
+  /// http(s)://) the gap is at least kRemoteCoalesceGap. docs/limits.md and
+  /// docs/remote.md discuss it.
   int64_t coalesce_gap = 64 << 10;
   /// Largest merged read, in bytes (a single range larger than this is still
   /// read whole, alone). Bounds the buffer one read fills.
@@ -88,7 +94,8 @@ struct ReaderOptions {
   /// decoded, across the row groups in flight. With `threads` > 1 and a
   /// source that copies (pread, not mmap or memory), a background thread
   /// fetches the next row groups of a whole-row-group scan (batches(),
-  /// read_all(), read_row_group in file order) while the current one
+  /// read_all(), read_row_group in file order; on a remote source also with
+  /// `threads` = 1) while the current one
   /// decodes, up to this budget. A row group needing more than the budget
   /// is fetched in column groups within it, and a single column chunk larger
   /// than the budget is read alone, so a small budget slows a scan down but

@@ -21,7 +21,8 @@ import numpy as np
 from . import _parquetry
 from ._parquetry import Error, __version__, build_commit
 
-__all__ = ["__version__", "build_commit", "Error", "Table", "read", "scan", "summarize", "merge_summaries", "write", "schema", "metadata"]
+__all__ = ["__version__", "build_commit", "Error", "Table", "read", "scan", "summarize", "merge_summaries", "write",
+           "schema", "metadata", "set_remote_options", "list_objects"]
 
 
 def _widen(kind, values):
@@ -239,6 +240,20 @@ def metadata(path):
     statistics_not_used lists the writer-catalogue defects (docs/limits.md)
     for which parquetry does not prune on them."""
     return _parquetry.metadata(str(path))
+
+
+def set_remote_options(endpoint="", region="", profile="", anonymous=False, path_style=None, ca_file="",
+                       max_concurrency=8, footer_hint=0, max_tries=5):
+    """Settings for s3:// and http(s):// paths, which every function here accepts
+    like local paths. Empty values come from the AWS_* environment variables and
+    ~/.aws/credentials / ~/.aws/config (docs/remote.md)."""
+    _parquetry.set_remote_options(endpoint, region, profile, anonymous, path_style, ca_file,
+                                  max_concurrency, footer_hint, max_tries)
+
+
+def list_objects(url):
+    """(key, size, etag) of every object under s3://bucket/prefix (ListObjectsV2)."""
+    return [tuple(item) for item in _parquetry.list_objects(str(url))]
 
 
 def write(path, data, **options):

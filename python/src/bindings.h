@@ -57,6 +57,7 @@ void bind_read(py::module_& m);
 void bind_write(py::module_& m);
 void bind_metadata(py::module_& m);
 void bind_plan(py::module_& m);
+void bind_remote(py::module_& m);
 void bind_iceberg(py::module_& m);
 
 }  // namespace parquetry::python

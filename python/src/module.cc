@@ -13,5 +13,6 @@ PYBIND11_MODULE(_parquetry, m) {
   parquetry::python::bind_write(m);
   parquetry::python::bind_metadata(m);
   parquetry::python::bind_plan(m);
+  parquetry::python::bind_remote(m);
   parquetry::python::bind_iceberg(m);
 }

@@ -18,6 +18,7 @@
 #include "parquetry/reader.h"
 #include "parquetry/scan.h"
 #include "parquetry/table/select.h"
+#include "parquetry/remote.h"
 
 namespace parquetry::python {
 namespace {
@@ -77,7 +78,7 @@ class RowGroupFilterStream final : public BatchReader {
  public:
   explicit RowGroupFilterStream(const ReadRequest& request)
       : filter_(push_down_not(parse_predicate(request.where))), row_groups_(request.row_groups) {
-    auto source = std::make_shared<MmapSource>(request.path);
+    auto source = open_source(request.path, /*use_mmap=*/true);
     ReaderOptions options;
     options.threads = request.threads;
     options.columns = request.columns;

@@ -63,6 +63,8 @@ SAMPLE = [
     "parquetry::key_tools_encryption(",
     "parquetry::iceberg::TableScan::",
     "parquetry::iceberg::plan_scan(",
+    "parquetry::open_source(",
+    "parquetry::RemoteSource::",
     "typeinfo for parquetry::KmsClient",
     "typeinfo for parquetry::Error",
     "typeinfo for parquetry::RandomAccessSource",

@@ -173,7 +173,7 @@ dev_deb=$BUILD/packages/parquetry-dev_${VERSION}_amd64.deb
 [ -f "$runtime_deb" ] && [ -f "$dev_deb" ] || { ls "$BUILD/packages"; fail "expected $runtime_deb and $dev_deb"; }
 depends=$(dpkg-deb -f "$runtime_deb" Depends)
 echo "Depends: $depends"
-for pkg in libc6 libstdc++6 libzstd1 libsnappy1v5 libssl3 libprotobuf libroaring; do
+for pkg in libc6 libstdc++6 libzstd1 libsnappy1v5 libssl3 libcurl4 libprotobuf libroaring; do
   echo "$depends" | grep -q "$pkg" || fail "the runtime package's Depends lacks $pkg"
 done
 dpkg-deb -f "$dev_deb" Depends | grep -q "parquetry (= $VERSION)" || fail "parquetry-dev must depend on parquetry"

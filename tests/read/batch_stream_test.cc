@@ -40,7 +40,7 @@ bool score_null(int64_t row) { return row % 7 == 3; }
 bool tags_null(int64_t row) { return row % 11 == 0; }
 
 // id int64, score double? (nulls), name string (dictionary), tags list<int32>? (nulls, 0-3 elements).
-std::string write_test_file() {
+std::string write_test_file(CompressionCodec codec = CompressionCodec::SNAPPY) {
   BatchSchema schema;
   auto field = [](const char* name, DataType type, bool nullable) {
     Field out;
@@ -124,6 +124,7 @@ std::string write_test_file() {
 
   const std::string path = (testing::temp_dir() / "stream.parquet").string();
   WriterOptions options;
+  options.codec = codec;
   options.row_group_rows = kGroupRows;
   options.page_rows = kPageRows;
   auto writer = FileWriter::open(path, schema, options);
@@ -198,6 +199,25 @@ TEST(BatchStream, BatchesHoldTheRowsOfWholeRowGroups) {
         EXPECT_EQ(size, std::min(batch_size, kGroupRows - in_group));
         in_group = (in_group + size) % kGroupRows;
       }
+    }
+  }
+}
+
+// Each worker decodes with its own codec contexts: a streamed chunk's pages
+// are decompressed by whichever thread decodes the next batch, and ZSTD and
+// deflate contexts shared by two threads corrupt pages.
+TEST(BatchStream, CompressedChunksDecodeOnAnyWorker) {
+  for (CompressionCodec codec : {CompressionCodec::ZSTD, CompressionCodec::GZIP}) {
+    SCOPED_TRACE(std::string(codec_name(codec)));
+    const std::string path = write_test_file(codec);
+    ReaderOptions options;
+    const std::vector<std::string> expected = whole_rows(path, options);
+    ASSERT_EQ(expected.size(), size_t(kRows));
+    EXPECT_EQ(expected[22], R"({"id":22,"score":11,"name":"name-22","tags":null})");
+    options.threads = 2;
+    for (int64_t batch_size : {333, 1024, 4096}) {
+      options.batch_size = batch_size;
+      EXPECT_EQ(streamed_rows(path, options), expected) << "batch_size " << batch_size;
     }
   }
 }

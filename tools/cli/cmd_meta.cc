@@ -17,6 +17,7 @@
 #include "parquetry/error.h"
 #include "parquetry/io.h"
 #include "parquetry/metadata.h"
+#include "parquetry/remote.h"
 #include "parquetry/schema.h"
 #include "parquetry/schema/value_text.h"
 #include "parquetry/util/json_writer.h"
@@ -42,13 +43,14 @@ struct FileFacts {
 };
 
 // The footer, decrypted with the keys given (encrypted columns whose key is
-// missing show only what a plaintext footer tells about them).
+// missing show only what a plaintext footer tells about them). The path may
+// be local or remote (open_source).
 FileFacts read_footer(const std::string& path, const KeyOptions& keys) {
-  FileSource source(path);
+  std::shared_ptr<RandomAccessSource> source = open_source(path);
   FileFacts facts;
   facts.path = path;
-  facts.size = source.size();
-  facts.metadata = open_footer(source, Limits{}, keys.decryption()).metadata;
+  facts.size = source->size();
+  facts.metadata = open_footer(*source, Limits{}, keys.decryption()).metadata;
   return facts;
 }
 

@@ -10,9 +10,10 @@
 #include "command.h"
 #include "key_options.h"
 #include "parquetry/encryption/file_decryptor.h"
-#include "parquetry/page/page_reader.h"
 #include "parquetry/io.h"
 #include "parquetry/metadata.h"
+#include "parquetry/page/page_reader.h"
+#include "parquetry/remote.h"
 #include "parquetry/schema.h"
 #include "parquetry/util/json_writer.h"
 
@@ -51,7 +52,8 @@ std::vector<PageHeaderAt> encrypted_page_headers(RandomAccessSource& source, con
 }
 
 void run_pages(const PagesOptions& options) {
-  MmapSource source(options.path);
+  std::shared_ptr<RandomAccessSource> opened_source = open_source(options.path, /*use_mmap=*/true);
+  RandomAccessSource& source = *opened_source;
   OpenedFooter opened = open_footer(source, Limits{}, options.keys.decryption());
   const FileMetaData& metadata = opened.metadata;
   Schema schema = Schema::from_metadata(metadata);

@@ -10,6 +10,7 @@
 #include "parquetry/error.h"
 #include "parquetry/io.h"
 #include "parquetry/metadata.h"
+#include "parquetry/remote.h"
 #include "parquetry/schema.h"
 #include "parquetry/util/json_writer.h"
 
@@ -22,10 +23,11 @@ struct SchemaOptions {
   KeyOptions keys;
 };
 
-// Reads the footer: a plaintext footer needs no key, an encrypted one the footer key.
+// Reads the footer: a plaintext footer needs no key, an encrypted one the
+// footer key. The path may be local or remote (open_source).
 FileMetaData read_footer(const std::string& path, const KeyOptions& keys) {
-  FileSource source(path);
-  return open_footer(source, Limits{}, keys.decryption()).metadata;
+  std::shared_ptr<RandomAccessSource> source = open_source(path);
+  return open_footer(*source, Limits{}, keys.decryption()).metadata;
 }
 
 void write_annotations(JsonWriter& json, const SchemaNode& node) {

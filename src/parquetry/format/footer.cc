@@ -57,7 +57,8 @@ FooterBytes read_footer_bytes(RandomAccessSource& source, const Limits& limits) 
     corrupt("file of " + std::to_string(size) + " bytes is too small to be Parquet (at least 12 needed)", 0);
   }
   FooterBytes out;
-  const int64_t tail_size = std::min(size, kFooterSpeculativeRead);
+  const int64_t hint = source.footer_read_hint() > 0 ? source.footer_read_hint() : kFooterSpeculativeRead;
+  const int64_t tail_size = std::min(size, std::max<int64_t>(hint, kMinFileSize));
   const int64_t tail_start = size - tail_size;
   std::span<const uint8_t> tail = source.read(tail_start, tail_size, out.storage);
 
@@ -85,17 +86,23 @@ FooterBytes read_footer_bytes(RandomAccessSource& source, const Limits& limits) 
   }
   const int64_t footer_start = size - 8 - footer_size;
 
-  // Leading magic: inside the tail read for small files, one small read otherwise.
-  Buffer head_buffer;
-  std::span<const uint8_t> head =
-      tail_start == 0 ? tail.first(kMagicSize) : source.read(0, kMagicSize, head_buffer);
-  if (std::memcmp(head.data(), expected, kMagicSize) != 0) {
-    corrupt("not a Parquet file: leading magic is \"" + printable(head) + "\", expected \"" + expected + "\"",
-            0);
+  // Leading magic: inside the tail read for small files, one small read
+  // otherwise, except on a remote source, where that read would be a second
+  // round trip for four bytes (see RandomAccessSource::remote()).
+  if (tail_start == 0 || !source.remote()) {
+    Buffer head_buffer;
+    std::span<const uint8_t> head =
+        tail_start == 0 ? tail.first(kMagicSize) : source.read(0, kMagicSize, head_buffer);
+    if (std::memcmp(head.data(), expected, kMagicSize) != 0) {
+      corrupt(
+          "not a Parquet file: leading magic is \"" + printable(head) + "\", expected \"" + expected + "\"",
+          0);
+    }
   }
 
   if (footer_start >= tail_start) {
-    out.footer = tail.subspan(static_cast<size_t>(footer_start - tail_start), static_cast<size_t>(footer_size));
+    out.footer =
+        tail.subspan(static_cast<size_t>(footer_start - tail_start), static_cast<size_t>(footer_size));
   } else {
     out.footer = source.read(footer_start, footer_size, out.storage);
   }
@@ -110,7 +117,8 @@ FileMetaData read_file_metadata(RandomAccessSource& source, const Limits& limits
     ErrorLocation where;
     where.file = source.name();
     throw Error(ErrorCode::kUnsupported,
-                "encrypted footer: read it with the footer key (ReaderOptions::decryption)", std::move(where));
+                "encrypted footer: read it with the footer key (ReaderOptions::decryption)",
+                std::move(where));
   }
   try {
     return decode_file_metadata(bytes.footer, limits, options);

@@ -16,6 +16,7 @@
 #include "parquetry/io.h"
 #include "parquetry/metadata.h"
 #include "parquetry/schema.h"
+#include "parquetry/remote.h"
 #include "parquetry/writer_quirks.h"
 
 namespace parquetry::iceberg {
@@ -289,13 +290,7 @@ PositionIndexMap read_position_delete_file(std::shared_ptr<RandomAccessSource> s
 
 PositionIndexMap read_position_delete_file(const std::string& path, const DeleteFileOptions& options,
                                            DeleteFileStats* stats) {
-  std::shared_ptr<RandomAccessSource> source;
-  if (options.reader.use_mmap) {
-    source = std::make_shared<MmapSource>(path);
-  } else {
-    source = std::make_shared<FileSource>(path);
-  }
-  return read_position_delete_file(std::move(source), options, stats);
+  return read_position_delete_file(open_source(path, options.reader.use_mmap), options, stats);
 }
 
 PositionDeleteIndex read_position_deletes(const std::string& path, std::string_view data_file,

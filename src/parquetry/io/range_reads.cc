@@ -64,11 +64,18 @@ void FetchedRanges::fetch(RandomAccessSource& source, std::span<const ByteRange>
   clear();
   stats_ = FetchStats{};
   int64_t total = 0;
+  // One read_many() call for the whole step, so a remote source can have
+  // every merged range (split into parts) in flight at once.
+  reads_.resize(merged.size());
+  for (size_t i = 0; i < merged.size(); ++i) {
+    if (i >= buffers_.size()) buffers_.push_back(std::make_unique<Buffer>());
+    reads_[i] = RandomAccessSource::RangeRead{merged[i].offset, merged[i].length, buffers_[i].get(), {}};
+  }
+  source.read_many(reads_);
   for (size_t i = 0; i < merged.size(); ++i) {
     const ByteRange& range = merged[i];
-    if (i >= buffers_.size()) buffers_.push_back(std::make_unique<Buffer>());
-    Buffer& buffer = *buffers_[i];
-    std::span<const uint8_t> bytes = source.read(range.offset, range.length, buffer);
+    const Buffer& buffer = *buffers_[i];
+    std::span<const uint8_t> bytes = reads_[i].result;
     if (int64_t(bytes.size()) != range.length) {
       bad_range("source returned " + std::to_string(bytes.size()) + " bytes for a read of " +
                     std::to_string(range.length),
@@ -80,6 +87,7 @@ void FetchedRanges::fetch(RandomAccessSource& source, std::span<const ByteRange>
     pieces_.push_back(Piece{range.offset, bytes});
     total += range.length;
   }
+  reads_.clear();
   stats_.reads = int64_t(merged.size());
   stats_.bytes_read = total;
   stats_.bytes_unused = std::max<int64_t>(0, total - needed_bytes);

@@ -17,11 +17,10 @@
 #include <string>
 #include <vector>
 
+#include "parquetry/io.h"
 #include "parquetry/util/buffer.h"
 
 namespace parquetry {
-
-class RandomAccessSource;
 
 /// Bytes [offset, offset + length) of a source.
 struct ByteRange {
@@ -95,6 +94,7 @@ class FetchedRanges {
 
   std::vector<Piece> pieces_;                     // sorted by offset, disjoint
   std::vector<std::unique_ptr<Buffer>> buffers_;  // reused fetch after fetch
+  std::vector<RandomAccessSource::RangeRead> reads_;
   int64_t held_bytes_ = 0;
   FetchStats stats_;
 };

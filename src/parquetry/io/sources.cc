@@ -63,6 +63,13 @@ void RandomAccessSource::read_at(int64_t offset, int64_t length, Buffer& out) {
   }
 }
 
+void RandomAccessSource::read_many(std::span<RangeRead> reads) {
+  for (RangeRead& one : reads) {
+    if (one.scratch == nullptr) throw_invalid("read_many: a range without a scratch buffer");
+    one.result = read(one.offset, one.length, *one.scratch);
+  }
+}
+
 // --- FileSource -------------------------------------------------------------
 
 FileSource::FileSource(std::string path) : path_(std::move(path)) { fd_ = open_read_only(path_, size_); }

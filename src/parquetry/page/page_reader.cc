@@ -43,7 +43,7 @@ PageReader::PageReader(RandomAccessSource& source, const ColumnMetaData& column,
   source_ = &source;
   try {
     if (fetched_ == nullptr) chunk_ = source.read(start, length, chunk_storage_);
-    if (codec_kind_ != CompressionCodec::UNCOMPRESSED) codec_ = &thread_codec(codec_kind_);
+    compressed_ = codec_kind_ != CompressionCodec::UNCOMPRESSED;
   } catch (const Error& e) {
     throw e.with_location(where_);
   }
@@ -66,7 +66,8 @@ void PageReader::restrict_to_pages(std::vector<int64_t> file_offsets, bool visit
   visit_start_ = visit_start;
   allowed_.clear();
   allowed_ordinals_.clear();
-  if (!ordinals.empty() && ordinals.size() != file_offsets.size()) fail("page ordinals do not match the pages");
+  if (!ordinals.empty() && ordinals.size() != file_offsets.size())
+    fail("page ordinals do not match the pages");
   std::vector<std::pair<int64_t, int32_t>> pages;
   for (size_t i = 0; i < file_offsets.size(); ++i) {
     const int64_t relative = file_offsets[i] - chunk_offset_;
@@ -121,9 +122,9 @@ bool PageReader::next(Page& page) {
           if (found != allowed_.end() && *found == position_)
             page_ordinal = allowed_ordinals_[size_t(found - allowed_.begin())];
         }
-        std::span<const uint8_t> plain_header =
-            crypto->decrypt(dictionary_module ? ModuleType::kDictionaryPageHeader : ModuleType::kDataPageHeader,
-                            page_ordinal, at, decrypted_header_, &header_size);
+        std::span<const uint8_t> plain_header = crypto->decrypt(
+            dictionary_module ? ModuleType::kDictionaryPageHeader : ModuleType::kDataPageHeader, page_ordinal,
+            at, decrypted_header_, &header_size);
         header_ = decode_page_header(plain_header, options_.limits);
       } else {
         header_ = decode_page_header(rest, options_.limits, &header_size);
@@ -164,13 +165,14 @@ bool PageReader::next(Page& page) {
       // one straight into the buffer the values are decoded from (kept by a
       // zero-copy decoder through body_owner like a decompressed page).
       if (crypto != nullptr && header_.type != PageType::INDEX_PAGE) {
-        if (restricted_ && header_.type != PageType::DICTIONARY_PAGE && !is_allowed(page.file_offset - chunk_offset_)) {
+        if (restricted_ && header_.type != PageType::DICTIONARY_PAGE &&
+            !is_allowed(page.file_offset - chunk_offset_)) {
           ++ordinal_;
           continue;
         }
         const ModuleType type = dictionary_module ? ModuleType::kDictionaryPage : ModuleType::kDataPage;
         Buffer* plain = &decrypted_body_;
-        if (codec_ == nullptr) {
+        if (!compressed_) {
           std::shared_ptr<Buffer>& target = *decompressed_;
           if (!target || target.use_count() > 1) target = std::make_shared<Buffer>();
           page.body_owner = target;
@@ -192,7 +194,7 @@ bool PageReader::next(Page& page) {
         }
       }
       auto decompress = [&](std::span<const uint8_t> input, int64_t size) -> std::span<const uint8_t> {
-        if (codec_ == nullptr) {
+        if (!compressed_) {
           if (int64_t(input.size()) != size) {
             throw_corrupt("uncompressed page holds " + std::to_string(input.size()) + " bytes, header says " +
                           std::to_string(size));
@@ -203,7 +205,10 @@ bool PageReader::next(Page& page) {
         std::shared_ptr<Buffer>& target = *decompressed_;
         if (!target || target.use_count() > 1) target = std::make_shared<Buffer>();
         page.body_owner = target;
-        return decompress_page(*codec_, input, size, *target, options_.limits);
+        // The codec of the thread decompressing now: a streamed chunk's pages
+        // are read by whichever worker decodes the next batch, and a codec's
+        // library contexts must never be shared by two threads.
+        return decompress_page(thread_codec(codec_kind_), input, size, *target, options_.limits);
       };
       switch (header_.type) {
         case PageType::DICTIONARY_PAGE: {
@@ -258,7 +263,7 @@ bool PageReader::next(Page& page) {
           page.def_levels = body.subspan(size_t(rep_length), size_t(def_length));
           std::span<const uint8_t> values = body.subspan(size_t(rep_length + def_length));
           int64_t values_size = uncompressed - rep_length - def_length;
-          if (data.compressed() && codec_ != nullptr) {
+          if (data.compressed() && compressed_) {
             page.body = decompress(values, values_size);
           } else {
             if (int64_t(values.size()) != values_size)

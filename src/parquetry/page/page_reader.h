@@ -107,7 +107,7 @@ class PageReader {
   PageReaderOptions options_;
   ErrorLocation where_;
   CompressionCodec codec_kind_;
-  Codec* codec_ = nullptr;
+  bool compressed_ = false;  // the codec itself is the calling thread's (thread_codec)
   RandomAccessSource* source_ = nullptr;
   int64_t nominal_length_ = 0;  ///< total_compressed_size: pages start before this
   Buffer chunk_storage_;
@@ -117,14 +117,14 @@ class PageReader {
   bool restricted_ = false;
   bool visit_start_ = true;
   const FetchedRanges* fetched_ = nullptr;
-  std::vector<int64_t> allowed_;  // chunk-relative offsets of the data pages to visit
+  std::vector<int64_t> allowed_;           // chunk-relative offsets of the data pages to visit
   std::vector<int32_t> allowed_ordinals_;  // their data-page ordinals (encrypted chunks)
   size_t next_allowed_ = 0;
   int64_t ordinal_ = 0;
-  int32_t data_ordinal_ = 0;         // data pages passed so far (the AAD page ordinal)
-  bool dictionary_first_ = false;    // the chunk starts with its dictionary page
-  Buffer decrypted_header_;          // plaintext of an encrypted page header
-  Buffer decrypted_body_;            // plaintext of an encrypted, compressed page body
+  int32_t data_ordinal_ = 0;       // data pages passed so far (the AAD page ordinal)
+  bool dictionary_first_ = false;  // the chunk starts with its dictionary page
+  Buffer decrypted_header_;        // plaintext of an encrypted page header
+  Buffer decrypted_body_;          // plaintext of an encrypted, compressed page body
   PageHeader header_;
   std::shared_ptr<Buffer> own_decompressed_;
   std::shared_ptr<Buffer>* decompressed_ = &own_decompressed_;

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "parquetry/read/file_reader_impl.h"
+#include "parquetry/remote.h"
 
 namespace parquetry {
 namespace {
@@ -31,13 +32,7 @@ FileReader::FileReader(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
 FileReader::~FileReader() = default;
 
 std::unique_ptr<FileReader> FileReader::open(const std::string& path, ReaderOptions options) {
-  std::shared_ptr<RandomAccessSource> source;
-  if (options.use_mmap) {
-    source = std::make_shared<MmapSource>(path);
-  } else {
-    source = std::make_shared<FileSource>(path);
-  }
-  return open(std::move(source), std::move(options));
+  return open(open_source(path, options.use_mmap), std::move(options));
 }
 
 std::unique_ptr<FileReader> FileReader::open(std::shared_ptr<RandomAccessSource> source,

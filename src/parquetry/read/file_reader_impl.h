@@ -23,6 +23,7 @@
 #include "parquetry/page/page_reader.h"
 #include "parquetry/read/dictionary_pages.h"
 #include "parquetry/reader.h"
+#include "parquetry/remote.h"
 #include "parquetry/table/select.h"
 #include "parquetry/util/bit_util.h"
 #include "parquetry/util/parallel.h"
@@ -538,7 +539,11 @@ struct PARQUETRY_LOCAL FileReader::Impl {
   }
 
   std::vector<ByteRange> coalesce(std::vector<ByteRange> ranges) const {
-    CoalesceOptions coalescing{std::max<int64_t>(0, options.coalesce_gap), options.coalesce_max_size};
+    // A request to a remote source costs a round trip: reading up to 1 MiB
+    // of gap is cheaper than a second request (docs/remote.md).
+    const int64_t gap = source->remote() ? std::max<int64_t>(options.coalesce_gap, kRemoteCoalesceGap)
+                                         : options.coalesce_gap;
+    CoalesceOptions coalescing{std::max<int64_t>(0, gap), options.coalesce_max_size};
     return coalesce_ranges(std::move(ranges), source->size(), coalescing, source->name());
   }
 
@@ -701,7 +706,7 @@ struct PARQUETRY_LOCAL FileReader::Impl {
 
   // Whether whole row group `index` is read through the read-ahead thread,
   // starting it on the first read of a scan in row_group_order(). Only for
-  // parallel scans of sources that copy (for mmap there is nothing to fetch
+  // parallel scans (or any scan of a remote source) of sources that copy (for mmap there is nothing to fetch
   // ahead), and only while the reads follow that order.
   bool use_read_ahead(int index) {
     if (read_ahead) {
@@ -710,7 +715,10 @@ struct PARQUETRY_LOCAL FileReader::Impl {
       ahead_steps.clear();
       return false;
     }
-    if (read_ahead_tried || options.threads <= 1 || options.read_ahead_budget <= 0 || source->zero_copy())
+    // A remote source fetches ahead even for a single-threaded scan: the
+    // background thread mostly waits on the network, not on a core.
+    if (read_ahead_tried || (options.threads <= 1 && !source->remote()) || options.read_ahead_budget <= 0 ||
+        source->zero_copy())
       return false;
     const std::vector<int32_t> order = row_group_order();
     if (order.empty() || order.front() != index) return false;

@@ -21,6 +21,7 @@
 #include "parquetry/table/select.h"
 #include "parquetry/util/bit_util.h"
 #include "parquetry/util/parallel.h"
+#include "parquetry/remote.h"
 
 namespace parquetry {
 
@@ -729,11 +730,7 @@ std::unique_ptr<FilteredScan> FilteredScan::open(const std::string& path, Filter
   auto impl = std::make_unique<Impl>();
   impl->path = path;
   impl->filter = push_down_not(options.filter);
-  if (options.use_mmap) {
-    impl->source = std::make_shared<MmapSource>(path);
-  } else {
-    impl->source = std::make_shared<FileSource>(path);
-  }
+  impl->source = open_source(path, options.use_mmap);
   ReaderOptions base;
   base.threads = options.threads;
   base.use_mmap = options.use_mmap;

@@ -9,6 +9,7 @@
 #include "parquetry/variant_parquet.h"
 #include "parquetry/variant_parquet/arrow_access.h"
 #include "parquetry/variant_parquet/streamed_get.h"
+#include "parquetry/remote.h"
 
 namespace parquetry {
 
@@ -210,12 +211,7 @@ VariantGetPlanInfo variant_get_each(const std::string& file, const std::string& 
                                     std::string_view type, const VariantGetVisitor& visit) {
   const std::vector<std::string> keys = split_variant_path(path);
   ReaderOptions options;
-  std::shared_ptr<RandomAccessSource> source;
-  if (options.use_mmap) {
-    source = std::make_shared<MmapSource>(file);
-  } else {
-    source = std::make_shared<FileSource>(file);
-  }
+  std::shared_ptr<RandomAccessSource> source = open_source(file, options.use_mmap);
   auto probe = FileReader::open(source);
   const std::vector<VariantColumn> columns = find_variant_columns(probe->schema());
   const VariantColumn& variant = find_column(columns, column);
