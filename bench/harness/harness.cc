@@ -425,6 +425,36 @@ struct CaseRun {
   bool single_shot = false;
 };
 
+// The JSON a child case process leaves in `out_path` (the file is removed).
+// load() is false, with `row` failed and its message naming `who`, when the
+// child left nothing, reported an error or exited with a failure.
+struct ChildResult {
+  simdjson::dom::parser parser;
+  simdjson::padded_string padded;
+  simdjson::dom::element doc;
+
+  bool load(const std::string& out_path, const ProcessResult& process, const std::string& who, Row& row) {
+    std::string text;
+    try {
+      text = read_file(out_path);
+      fs::remove(out_path);
+    } catch (const std::exception&) {
+      row.ok = false;
+      row.message = who + " " + exit_text(process.exit_code) + " without a result";
+      return false;
+    }
+    padded = simdjson::padded_string(text);
+    doc = parser.parse(padded);
+    const std::string error(std::string_view(doc["error"].get_string().value()));
+    if (!error.empty() || process.exit_code != 0) {
+      row.ok = false;
+      row.message = error.empty() ? who + " " + exit_text(process.exit_code) : error;
+      return false;
+    }
+    return true;
+  }
+};
+
 CaseRun start_case(const Options& options, const CaseInfo& info) {
   CaseRun run;
   run.info = &info;
@@ -468,24 +498,9 @@ void run_fork(const Options& options, const std::string& self, CaseRun& run, int
   fs::remove(out_path);
   ProcessResult process = run_process(argv, false);
   row.peak_rss_kb = std::max(row.peak_rss_kb, process.peak_rss_kb);
-  std::string text;
-  try {
-    text = read_file(out_path);
-    fs::remove(out_path);
-  } catch (const std::exception&) {
-    row.ok = false;
-    row.message = "fork " + std::to_string(fork) + " " + exit_text(process.exit_code) + " without a result";
-    return;
-  }
-  simdjson::dom::parser parser;
-  simdjson::padded_string padded(text);
-  simdjson::dom::element doc = parser.parse(padded);
-  const std::string error(std::string_view(doc["error"].get_string().value()));
-  if (!error.empty() || process.exit_code != 0) {
-    row.ok = false;
-    row.message = error.empty() ? "fork " + exit_text(process.exit_code) : error;
-    return;
-  }
+  ChildResult child;
+  if (!child.load(out_path, process, "fork " + std::to_string(fork), row)) return;
+  simdjson::dom::element doc = child.doc;
   std::vector<simdjson::dom::element> reps;
   for (simdjson::dom::element rep : doc["reps"].get_array()) reps.push_back(rep);
   // The first `warmup` repetitions warm caches, JIT-like lazy setup and the
@@ -579,25 +594,9 @@ void run_cold_sample(const Options& options, const std::string& self, ColdRun& r
   for (const std::string& flag : options.passthrough) argv.push_back(flag);
   fs::remove(out_path);
   const ProcessResult process = run_process(argv, false);
-  std::string text;
-  try {
-    text = read_file(out_path);
-    fs::remove(out_path);
-  } catch (const std::exception&) {
-    row.ok = false;
-    row.message =
-        "cold sample " + std::to_string(sample) + " " + exit_text(process.exit_code) + " without a result";
-    return;
-  }
-  simdjson::dom::parser parser;
-  simdjson::padded_string padded(text);
-  simdjson::dom::element doc = parser.parse(padded);
-  const std::string error(std::string_view(doc["error"].get_string().value()));
-  if (!error.empty() || process.exit_code != 0) {
-    row.ok = false;
-    row.message = error.empty() ? "cold sample " + exit_text(process.exit_code) : error;
-    return;
-  }
+  ChildResult child;
+  if (!child.load(out_path, process, "cold sample " + std::to_string(sample), row)) return;
+  simdjson::dom::element doc = child.doc;
   simdjson::dom::array reps = doc["reps"].get_array();
   if (reps.size() != 1) {
     row.ok = false;

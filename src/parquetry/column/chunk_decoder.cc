@@ -37,6 +37,17 @@ void ChunkValues::materialize() {
   values_view = BufferRef{};
 }
 
+void ChunkValues::clear_counts() {
+  num_levels = 0;
+  num_values = 0;
+  null_count = 0;
+  data_pages = 0;
+  values_view = BufferRef{};
+  dictionary_values.reset();
+  dictionary_offsets.reset();
+  dictionary_size = 0;
+}
+
 BufferRef ChunkValues::values_ref() const { return values_view ? values_view : BufferRef::share(values); }
 
 Buffer& writable(std::shared_ptr<Buffer>& slot) {
@@ -47,14 +58,7 @@ Buffer& writable(std::shared_ptr<Buffer>& slot) {
 void ChunkDecoder::reset_output(int64_t reserve_levels, ChunkValues& out) {
   has_dictionary_ = false;
   dictionary_size_ = 0;
-  out.num_levels = 0;
-  out.num_values = 0;
-  out.null_count = 0;
-  out.data_pages = 0;
-  out.values_view = BufferRef{};
-  out.dictionary_values.reset();
-  out.dictionary_offsets.reset();
-  out.dictionary_size = 0;
+  out.clear_counts();
   gathered_fallback_ = false;
   keep_page_views_ = true;
   auto prepare = [&](std::shared_ptr<Buffer>& slot, bool wanted, int64_t bytes) {

@@ -71,6 +71,9 @@ struct ChunkValues {
 
   /// Moves a `values_view` into `values` (a copy), for code that must write to the values.
   void materialize();
+  /// Zeroes the counts and drops the views and the dictionary, keeping the
+  /// level and value buffers for reuse; each decode or batch starts here.
+  void clear_counts();
   /// The values as a shareable buffer (the view when there is one).
   BufferRef values_ref() const;
 };

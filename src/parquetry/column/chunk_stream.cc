@@ -25,14 +25,7 @@ void ChunkDecoder::begin_chunk() {
 
 void ChunkDecoder::begin_batch(ChunkValues& out, BufferPool& pool, size_t slot_base, int64_t reserve_levels) {
   keep_page_views_ = false;
-  out.num_levels = 0;
-  out.num_values = 0;
-  out.null_count = 0;
-  out.data_pages = 0;
-  out.values_view = BufferRef{};
-  out.dictionary_values.reset();
-  out.dictionary_offsets.reset();
-  out.dictionary_size = 0;
+  out.clear_counts();
   // Each slot's old buffer is let go before asking the pool, so an unshared
   // one comes straight back.
   auto take = [&](std::shared_ptr<Buffer>& slot, bool wanted, size_t role, int64_t bytes) {

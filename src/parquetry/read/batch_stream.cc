@@ -63,17 +63,7 @@ bool FileReader::Impl::open_stream(GroupStream& stream, int index) {
     stats.peak_fetched_bytes = std::max(stats.peak_fetched_bytes, read_ahead->peak_bytes());
     bytes = stream.ahead_bytes.get();
   } else {
-    std::vector<ColumnPlan> plans(selected_columns.size());
-    std::vector<RowRange> covered;
-    int64_t unused_pages = 0, unused_bytes = 0;
-    for (size_t i = 0; i < selected_columns.size(); ++i) {
-      const int32_t c = selected_columns[i];
-      try {
-        plan_column(index, row_group, c, nullptr, plans[i], covered, unused_pages, unused_bytes);
-      } catch (const Error& e) {
-        throw e.with_location(ErrorLocation{source->name(), schema->column(size_t(c)).path, index, -1, -1});
-      }
-    }
+    std::vector<ColumnPlan> plans = plan_selected_columns(index, row_group);
     if (split_by_budget(plans).size() > 1) return false;
     std::vector<ByteRange> wanted;
     int64_t needed = 0;

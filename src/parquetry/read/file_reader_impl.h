@@ -541,8 +541,8 @@ struct PARQUETRY_LOCAL FileReader::Impl {
   std::vector<ByteRange> coalesce(std::vector<ByteRange> ranges) const {
     // A request to a remote source costs a round trip: reading up to 1 MiB
     // of gap is cheaper than a second request (docs/remote.md).
-    const int64_t gap = source->remote() ? std::max<int64_t>(options.coalesce_gap, kRemoteCoalesceGap)
-                                         : options.coalesce_gap;
+    const int64_t gap =
+        source->remote() ? std::max<int64_t>(options.coalesce_gap, kRemoteCoalesceGap) : options.coalesce_gap;
     CoalesceOptions coalescing{std::max<int64_t>(0, gap), options.coalesce_max_size};
     return coalesce_ranges(std::move(ranges), source->size(), coalescing, source->name());
   }
@@ -588,6 +588,23 @@ struct PARQUETRY_LOCAL FileReader::Impl {
       throw_limit("column chunk of " + std::to_string(length) + " bytes exceeds the reader memory budget");
     }
     plan.ranges.push_back({start, length});
+  }
+
+  // Whole-chunk plans of every selected column of row group `index` (in
+  // selected_columns order), errors located at the failing column.
+  std::vector<ColumnPlan> plan_selected_columns(int index, const RowGroup& row_group) {
+    std::vector<ColumnPlan> plans(selected_columns.size());
+    std::vector<RowRange> covered;
+    int64_t unused_pages = 0, unused_bytes = 0;
+    for (size_t i = 0; i < selected_columns.size(); ++i) {
+      const int32_t c = selected_columns[i];
+      try {
+        plan_column(index, row_group, c, nullptr, plans[i], covered, unused_pages, unused_bytes);
+      } catch (const Error& e) {
+        throw e.with_location(ErrorLocation{source->name(), schema->column(size_t(c)).path, index, -1, -1});
+      }
+    }
+    return plans;
   }
 
   // Groups the columns (indexes into `plans`, in order) into fetch steps of
@@ -733,18 +750,7 @@ struct PARQUETRY_LOCAL FileReader::Impl {
         const RowGroup& row_group = metadata.row_groups[size_t(group)];
         if (row_group.columns.size() != schema->num_columns())
           throw_corrupt("row group has too few column chunks");
-        std::vector<ColumnPlan> plans(selected_columns.size());
-        std::vector<RowRange> covered;
-        int64_t unused_pages = 0, unused_bytes = 0;
-        for (size_t i = 0; i < selected_columns.size(); ++i) {
-          const int32_t c = selected_columns[i];
-          try {
-            plan_column(group, row_group, c, nullptr, plans[i], covered, unused_pages, unused_bytes);
-          } catch (const Error& e) {
-            throw e.with_location(
-                ErrorLocation{source->name(), schema->column(size_t(c)).path, group, -1, -1});
-          }
-        }
+        std::vector<ColumnPlan> plans = plan_selected_columns(group, row_group);
         std::vector<std::vector<size_t>> split = split_by_budget(plans);
         for (size_t k = 0; k < split.size(); ++k) {
           std::vector<size_t>& columns = split[k];
