@@ -354,21 +354,32 @@ void run_rewrite(const RewriteOptions& o) {
   auto writer = FileWriter::open(o.output, *reader->batch_schema(), options);
   Progress progress(input.num_rows);
   int64_t rows = 0;
-  if (keep_row_groups) {
-    for (int g = 0; g < reader->num_row_groups(); ++g) {
-      RecordBatch batch = reader->read_row_group(g);
-      writer->write(batch);
-      writer->flush_row_group();
-      rows += batch.num_rows;
-      progress.update(rows);
+  // Streamed in batches either way, so memory stays bounded by a batch and
+  // the row group being written, not by a decoded input row group. Batches
+  // never span row groups, so counting rows finds each input group's end.
+  size_t group = 0;
+  int64_t left_in_group = 0;
+  auto next_nonempty_group = [&] {
+    while (group < input.row_groups.size() && input.row_groups[group].num_rows <= 0) ++group;
+    left_in_group = group < input.row_groups.size() ? input.row_groups[group].num_rows : 0;
+  };
+  if (keep_row_groups) next_nonempty_group();
+  auto batches = reader->batches();
+  RecordBatch batch;
+  while (batches->next(batch)) {
+    writer->write(batch);
+    rows += batch.num_rows;
+    progress.update(rows);
+    if (!keep_row_groups) continue;
+    left_in_group -= batch.num_rows;
+    if (left_in_group < 0) {
+      throw_invalid("input row group " + std::to_string(group) + " holds more rows than its metadata's " +
+                    std::to_string(input.row_groups[group].num_rows));
     }
-  } else {
-    auto batches = reader->batches();
-    RecordBatch batch;
-    while (batches->next(batch)) {
-      writer->write(batch);
-      rows += batch.num_rows;
-      progress.update(rows);
+    if (left_in_group == 0) {
+      writer->flush_row_group();
+      ++group;
+      next_nonempty_group();
     }
   }
   writer->close();
@@ -418,7 +429,7 @@ const CommandRegistration kRewriteCommand(51, [](CLI::App& app) {
       "--json", o->json,
       R"(print {"rows", "row_groups", "largest_row_group_bytes", "ms", "peak_rss_bytes", "minor_faults", "major_faults", )"
       R"("user_seconds", "kernel_seconds"} when done)");
-    add_key_options(command, o->input_keys);  // the input's keys
+  add_key_options(command, o->input_keys);  // the input's keys
   command->add_option("--encrypt-footer-key", o->encrypt_footer_key,
                       "Encrypt the output: its footer key (hex or base64 of 16, 24 or 32 bytes); without "
                       "--encrypt-column-key every column is encrypted with it");
