@@ -9,10 +9,12 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "parquetry/error.h"
 #include "parquetry/io.h"
+#include "parquetry/io/read_ahead.h"
 #include "test_support.h"
 
 namespace parquetry {
@@ -115,6 +117,57 @@ TEST(Sources, EmptyFileAndErrorsNameTheFile) {
   }
   // A folder is not a file.
   EXPECT_THROW(FileSource(testing::temp_dir().string()), Error);
+}
+
+// Steps of 1,000 bytes over a 10,000-byte source, one merged range each.
+std::vector<ReadStep> thousand_byte_steps(int count) {
+  std::vector<ReadStep> steps(static_cast<size_t>(count));
+  for (int i = 0; i < count; ++i) {
+    steps[size_t(i)].merged = {ByteRange{int64_t(i) * 1000, 1000}};
+    steps[size_t(i)].needed = 1000;
+    steps[size_t(i)].bytes = 1000;
+  }
+  return steps;
+}
+
+// With one step held at a time the next step is fetched only after the
+// previous came back, into the same buffers: the peak is one step, whatever
+// the byte budget, and nothing fresh is allocated per step.
+TEST(ReadAhead, OneStepHeldReusesTheHandedBackBuffers) {
+  const std::vector<uint8_t> bytes = pattern(10000);
+  auto source = std::make_shared<MemorySource>(std::span<const uint8_t>(bytes));
+  ReadAhead ahead(source, thousand_byte_steps(5), int64_t(1) << 30, 1);
+  const FetchedRanges* first = nullptr;
+  for (int i = 0; i < 5; ++i) {
+    std::unique_ptr<FetchedRanges> step = ahead.take();
+    ASSERT_TRUE(step);
+    std::span<const uint8_t> view = step->view(int64_t(i) * 1000 + 10, 3);
+    EXPECT_EQ(view[0], bytes[size_t(i) * 1000 + 10]);
+    EXPECT_EQ(view[2], bytes[size_t(i) * 1000 + 12]);
+    if (i == 0) first = step.get();
+    EXPECT_EQ(step.get(), first) << "step " << i << " did not reuse the handed-back buffers";
+    ahead.give_back(std::move(step));
+  }
+  EXPECT_EQ(ahead.peak_bytes(), 1000);
+  EXPECT_EQ(ahead.taken(), 5u);
+}
+
+// The step cap and the byte budget bound together: with two steps held the
+// peak never passes two steps, and a budget of one step keeps it at one.
+TEST(ReadAhead, PeakStaysWithinStepsAndBudget) {
+  const std::vector<uint8_t> bytes = pattern(10000);
+  auto source = std::make_shared<MemorySource>(std::span<const uint8_t>(bytes));
+  for (auto [budget, steps_held, most] :
+       {std::tuple<int64_t, size_t, int64_t>{1 << 30, 2, 2000}, {1500, 4, 1000}, {1 << 30, 3, 3000}}) {
+    ReadAhead ahead(source, thousand_byte_steps(8), budget, steps_held);
+    for (int i = 0; i < 8; ++i) {
+      std::unique_ptr<FetchedRanges> step = ahead.take();
+      EXPECT_EQ(step->view(int64_t(i) * 1000, 1)[0], bytes[size_t(i) * 1000]);
+      ahead.give_back(std::move(step));
+    }
+    EXPECT_GE(ahead.peak_bytes(), 1000);
+    EXPECT_LE(ahead.peak_bytes(), most) << "budget " << budget << ", " << steps_held << " steps";
+  }
 }
 
 TEST(Sinks, MemorySink) {

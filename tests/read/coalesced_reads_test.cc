@@ -403,6 +403,8 @@ TEST(CoalescedReads, ReadAheadStaysWithinItsBudgetInFileOrder) {
       const FileReader::Stats stats = reader->stats();
       EXPECT_GT(stats.peak_fetched_bytes, 0);
       EXPECT_LE(stats.peak_fetched_bytes, std::max(budget, largest_chunk));
+      // A local source holds one step at a time, whatever the budget allows.
+      EXPECT_LE(stats.peak_fetched_bytes, std::max(std::min(budget, group_bytes), largest_chunk));
       // Each step is one read here (touching chunks): steps of whole row
       // groups when they fit, of single chunks when nothing more fits.
       if (budget >= group_bytes) {

@@ -8,10 +8,12 @@
 
 namespace parquetry {
 
-ReadAhead::ReadAhead(std::shared_ptr<RandomAccessSource> source, std::vector<ReadStep> steps, int64_t budget)
+ReadAhead::ReadAhead(std::shared_ptr<RandomAccessSource> source, std::vector<ReadStep> steps, int64_t budget,
+                     size_t max_steps_held)
     : source_(std::move(source)),
       steps_(std::move(steps)),
       budget_(budget),
+      max_steps_held_(std::max<size_t>(1, max_steps_held)),
       ready_(steps_.size()),
       errors_(steps_.size()),
       thread_([this] { run(); }) {}
@@ -38,9 +40,11 @@ void ReadAhead::fetch_all() {
     std::unique_ptr<FetchedRanges> bytes;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      // Room in the budget, or nothing held at all (a step larger than the
-      // budget is then read alone rather than never).
-      changed_.wait(lock, [&] { return stop_ || held_ == 0 || held_ + step.bytes <= budget_; });
+      // Room in the budget and in the step count, or nothing held at all (a
+      // step larger than the budget is then read alone rather than never).
+      changed_.wait(lock, [&] {
+        return stop_ || held_ == 0 || (held_ + step.bytes <= budget_ && i - given_back_ < max_steps_held_);
+      });
       if (stop_) return;
       if (step.error) {
         errors_[i] = step.error;

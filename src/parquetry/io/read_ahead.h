@@ -10,6 +10,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <memory>
@@ -36,8 +37,12 @@ struct ReadStep {
 class ReadAhead {
  public:
   /// Starts fetching `steps` in order on a background thread, holding at
-  /// most `budget` bytes fetched and not yet handed back (see above).
-  ReadAhead(std::shared_ptr<RandomAccessSource> source, std::vector<ReadStep> steps, int64_t budget);
+  /// most `budget` bytes fetched and not yet handed back (see above), and at
+  /// most `max_steps_held` steps (taken or not, until handed back); a
+  /// handed-back step's buffers are refilled by a later step, so a small
+  /// cap keeps fresh memory from being faulted in for every step.
+  ReadAhead(std::shared_ptr<RandomAccessSource> source, std::vector<ReadStep> steps, int64_t budget,
+            size_t max_steps_held = SIZE_MAX);
   /// Stops the thread (an unfinished read completes first).
   ~ReadAhead();
   ReadAhead(const ReadAhead&) = delete;
@@ -63,6 +68,7 @@ class ReadAhead {
   std::shared_ptr<RandomAccessSource> source_;
   std::vector<ReadStep> steps_;
   const int64_t budget_;
+  const size_t max_steps_held_;
 
   mutable std::mutex mutex_;
   std::condition_variable changed_;

@@ -79,6 +79,13 @@ inline const ColumnMetaData& chunk_meta_for(const ColumnChunk& chunk, const Colu
   return *chunk.meta_data;
 }
 
+// Read steps (row groups, or column groups of one) a local file's read-ahead
+// holds at once. One: the next step is fetched once the last came back, into
+// its buffers. Reading a local file is a copy from the page cache; fetching
+// further ahead hid little of it and faulted in fresh memory for every step
+// held, which cost more (taxi at 2 threads, cold and warm: docs/limits.md).
+inline constexpr size_t kLocalReadAheadSteps = 1;
+
 // Hidden: a nested class takes the visibility of the exported class around it.
 struct PARQUETRY_LOCAL FileReader::Impl {
   std::shared_ptr<RandomAccessSource> source;
@@ -777,7 +784,10 @@ struct PARQUETRY_LOCAL FileReader::Impl {
         break;
       }
     }
-    read_ahead = std::make_unique<ReadAhead>(source, std::move(steps), options.read_ahead_budget);
+    // A remote read waits a round trip per request, so it fetches as far
+    // ahead as the budget allows; a local one holds kLocalReadAheadSteps.
+    const size_t steps_held = source->remote() ? SIZE_MAX : kLocalReadAheadSteps;
+    read_ahead = std::make_unique<ReadAhead>(source, std::move(steps), options.read_ahead_budget, steps_held);
     return !ahead_steps.empty() && ahead_steps.front().row_group == index;
   }
 
