@@ -182,7 +182,8 @@ void ChunkStream::start(std::unique_ptr<PageReader> pages, int64_t rows, int64_t
   exhausted_ = expected_levels == 0;
   reserve_levels_ = std::min(batch_rows, std::max<int64_t>(rows, 0));
   decoder_->begin_chunk();
-  decoder_->begin_batch(pending_, *pool_, slot_base_, reserve_levels_);
+  pending_ = ChunkValues{};
+  decoder_->begin_batch(carry_, *carry_pool_, 0, 0);
 }
 
 void ChunkStream::count_row_starts() {
@@ -202,29 +203,37 @@ int64_t ChunkStream::level_of_row(int64_t row) const {
   return pending_.num_levels;
 }
 
+void ChunkStream::decode_page(ChunkValues& into) {
+  if (decoder_->decode_next_page(*pages_, into)) {
+    ++data_pages_;
+    if (levels_out_ + into.num_levels > expected_levels_) {
+      throw Error(
+          ErrorCode::kCorrupt,
+          "column chunk declares " + std::to_string(expected_levels_) + " values but its pages hold more",
+          pages_->where());
+    }
+    if (spec_.max_rep > 0 && &into == &pending_) count_row_starts();
+  } else {
+    exhausted_ = true;
+  }
+}
+
 void ChunkStream::next(int64_t rows, ChunkValues& out) {
   out = ChunkValues{};
   if (rows <= 0 || rows > rows_left_) throw_invalid("batch asks for rows the chunk does not have left");
   const bool nested = spec_.max_rep > 0;
-  auto decode_page = [&]() {
-    if (decoder_->decode_next_page(*pages_, pending_)) {
-      ++data_pages_;
-      if (levels_out_ + pending_.num_levels > expected_levels_) {
-        throw Error(
-            ErrorCode::kCorrupt,
-            "column chunk declares " + std::to_string(expected_levels_) + " values but its pages hold more",
-            pages_->where());
-      }
-      if (nested) count_row_starts();
-    } else {
-      exhausted_ = true;
-    }
-  };
+  // The batch's buffers are taken now that the previous batch is let go, and
+  // start with the rows carried over from it.
+  decoder_->begin_batch(pending_, *pool_, slot_base_, reserve_levels_);
+  decoder_->split_off(carry_, 0, pending_);
+  scanned_ = 0;
+  row_starts_ = 0;
+  if (nested) count_row_starts();
   // A nested row is complete once the next one starts (or the chunk ends).
   if (nested) {
-    while (!exhausted_ && row_starts_ <= rows) decode_page();
+    while (!exhausted_ && row_starts_ <= rows) decode_page(pending_);
   } else {
-    while (!exhausted_ && pending_.num_levels < rows) decode_page();
+    while (!exhausted_ && pending_.num_levels < rows) decode_page(pending_);
   }
   const int64_t have = nested ? row_starts_ : pending_.num_levels;
   if (have < rows) {
@@ -234,26 +243,23 @@ void ChunkStream::next(int64_t rows, ChunkValues& out) {
                 pages_ ? pages_->where() : ErrorLocation{});
   }
   const int64_t cut = !nested ? rows : row_starts_ > rows ? level_of_row(rows) : pending_.num_levels;
-  ChunkValues rest;
-  decoder_->begin_batch(rest, *pool_, slot_base_, reserve_levels_);
-  decoder_->split_off(pending_, cut, rest);
+  decoder_->begin_batch(carry_, *carry_pool_, 0, 0);
+  decoder_->split_off(pending_, cut, carry_);
   levels_out_ += cut;
   rows_left_ -= rows;
-  row_starts_ -= rows;
-  scanned_ = rest.num_levels;
   out = std::move(pending_);
-  pending_ = std::move(rest);
+  pending_ = ChunkValues{};
   decoder_->finish_batch(out);
   if (rows_left_ > 0) return;
   // The chunk's last rows: whatever pages remain must hold nothing more.
-  while (!exhausted_) decode_page();
-  if (pending_.num_levels != 0 || levels_out_ != expected_levels_) {
+  while (!exhausted_) decode_page(carry_);
+  if (carry_.num_levels != 0 || levels_out_ != expected_levels_) {
     throw Error(ErrorCode::kCorrupt,
                 "column chunk declares " + std::to_string(expected_levels_) + " values but its pages hold " +
-                    std::to_string(levels_out_ + pending_.num_levels),
+                    std::to_string(levels_out_ + carry_.num_levels),
                 pages_ ? pages_->where() : ErrorLocation{});
   }
-  pending_ = ChunkValues{};
+  carry_.clear_counts();
   pages_.reset();
 }
 

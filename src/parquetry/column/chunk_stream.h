@@ -4,10 +4,12 @@
 // a million rows that is hundreds of megabytes, faulted in fresh by every
 // process that reads the file once. A ChunkStream decodes whole pages (the
 // decoders' unit of work) into a batch's buffers until they hold the rows
-// the batch asks for, hands those rows out and moves what the last page
-// decoded past them (less than a page) to the start of the next batch's
-// buffers. Buffers come from a BufferPool, so batch after batch the same
-// memory is refilled once the consumer dropped the previous batch.
+// the batch asks for, hands those rows out and keeps what the last page
+// decoded past them (less than a page) in a small carry of its own, which
+// starts the next batch's buffers. Buffers come from a BufferPool and the
+// next batch takes them only when it starts, after the consumer dropped the
+// previous batch, so batch after batch one set of memory is refilled (taking
+// them for the carry at the end of a batch kept two sets alive).
 #pragma once
 
 #include <cstdint>
@@ -44,13 +46,19 @@ class ChunkStream {
   void count_row_starts();
   // The level index where row `row` of pending_ starts (row <= row_starts_).
   int64_t level_of_row(int64_t row) const;
+  // Decodes the next data page into `into`; marks the chunk exhausted at its end.
+  void decode_page(ChunkValues& into);
 
   ChunkDecoder* decoder_;
   LeafSpec spec_;
   BufferPool* pool_;
   size_t slot_base_;
   std::unique_ptr<PageReader> pages_;
-  ChunkValues pending_;  // decoded, not yet handed out
+  ChunkValues pending_;  // decoded, not yet handed out (no buffers between batches)
+  ChunkValues carry_;    // rows the last page decoded past the last batch
+  // The carry's own buffers, refilled batch after batch (behind a pointer: a
+  // stream is moved into place, a pool is not).
+  std::unique_ptr<BufferPool> carry_pool_ = std::make_unique<BufferPool>(1);
   bool exhausted_ = true;
   int64_t rows_left_ = 0;        // rows of the chunk not yet handed out
   int64_t expected_levels_ = 0;  // declared by the chunk
