@@ -212,7 +212,6 @@ void ChunkStream::decode_page(ChunkValues& into) {
           "column chunk declares " + std::to_string(expected_levels_) + " values but its pages hold more",
           pages_->where());
     }
-    if (spec_.max_rep > 0 && &into == &pending_) count_row_starts();
   } else {
     exhausted_ = true;
   }
@@ -231,7 +230,10 @@ void ChunkStream::next(int64_t rows, ChunkValues& out) {
   if (nested) count_row_starts();
   // A nested row is complete once the next one starts (or the chunk ends).
   if (nested) {
-    while (!exhausted_ && row_starts_ <= rows) decode_page(pending_);
+    while (!exhausted_ && row_starts_ <= rows) {
+      decode_page(pending_);
+      count_row_starts();
+    }
   } else {
     while (!exhausted_ && pending_.num_levels < rows) decode_page(pending_);
   }
