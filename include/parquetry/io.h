@@ -10,6 +10,7 @@
 // that replaces the target only on commit().
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -56,6 +57,11 @@ class PARQUETRY_API RandomAccessSource {
   /// is how a coalesced read plan hides a request's latency. Same checks and
   /// errors as read().
   virtual void read_many(std::span<RangeRead> reads);
+  /// read_many() that gives up early once `cancel` becomes true (throwing
+  /// kIo): read-ahead passes its flag, so closing a reader does not wait for
+  /// reads nobody will use. The default ignores the flag (a local read is
+  /// short); remote sources drop their transfers.
+  virtual void read_many(std::span<RangeRead> reads, const std::atomic<bool>& cancel);
 
   /// Bytes to read from the end of the file to get the footer in one read;
   /// 0 = the reader's default (a local file wants a small read, an object
@@ -67,6 +73,13 @@ class PARQUETRY_API RandomAccessSource {
   /// footer's decoding already vouch for the file), so opening costs one
   /// request.
   virtual bool remote() const { return false; }
+  /// How many read_many() calls it pays to have running at once (from
+  /// different threads). 1 for local files, where one read after another
+  /// keeps up with decoding; a remote source answers its request budget, so
+  /// read-ahead fetches several row groups at once and their round trips
+  /// overlap instead of adding up. read_many() must be thread-safe when
+  /// this is above 1.
+  virtual int concurrent_reads() const { return 1; }
 
   /// Copies the bytes [offset, offset + length) into `out` (resized to length).
   void read_at(int64_t offset, int64_t length, Buffer& out);

@@ -50,7 +50,8 @@ struct RemoteOptions {
   /// PEM file of certificate authorities to trust instead of the system's
   /// store (a private CA, a test's self-signed certificate).
   std::string ca_file;
-  /// Requests in flight at once per read step.
+  /// Requests in flight at once for one source (read steps fetched ahead
+  /// together share them).
   int max_concurrency = 8;
   /// A merged range larger than this is fetched as several ranged GETs.
   int64_t part_size = 8LL << 20;
@@ -99,8 +100,13 @@ class PARQUETRY_API RemoteSource final : public RandomAccessSource {
   const std::string& name() const override;
   std::span<const uint8_t> read(int64_t offset, int64_t length, Buffer& scratch) override;
   void read_many(std::span<RangeRead> reads) override;
+  void read_many(std::span<RangeRead> reads, const std::atomic<bool>& cancel) override;
   int64_t footer_read_hint() const override;
   bool remote() const override { return true; }
+  /// max_concurrency: the requests of concurrent read_many() calls share
+  /// that budget (a call waits for slots), so several read steps in flight
+  /// never have more than max_concurrency requests open together.
+  int concurrent_reads() const override;
 
   /// The ETag (or Last-Modified when the server sends no ETag) pinned at open.
   const std::string& version() const;

@@ -4,10 +4,13 @@
 // nothing waits past the configured timeouts.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include "parquetry/error.h"
+#include "parquetry/io/read_ahead.h"
 #include "parquetry/reader.h"
 #include "parquetry/remote.h"
 #include "remote_support.h"
@@ -233,6 +236,54 @@ TEST_F(FaultTest, MixedFaultsOnEveryKindAtOnce) {
   EXPECT_TRUE(testing::flat_values(*FileReader::open(source, reader_options)) == *local_);
   EXPECT_EQ(proxy_->stat("faults"), 5);
   EXPECT_EQ(source->stats().retries, 5);
+}
+
+// A cancelled read gives up while the server still sits on the request
+// (3 s of latency here), with a clear error, instead of waiting it out.
+TEST_F(FaultTest, CancelledReadGivesUpAtOnce) {
+  auto source = std::make_shared<RemoteSource>(url(), quick());
+  proxy_->set("latency_ms=3000");
+  Buffer scratch;
+  RandomAccessSource::RangeRead read{0, 4096, &scratch, {}};
+  std::atomic<bool> cancel{false};
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    cancel = true;
+  });
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    source->read_many(std::span<RandomAccessSource::RangeRead>(&read, 1), cancel);
+    ADD_FAILURE() << "a cancelled read returned";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kIo);
+    EXPECT_NE(std::string(e.what()).find("cancelled"), std::string::npos) << e.what();
+  }
+  canceller.join();
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(ms, 1500) << "the read waited for the server";
+}
+
+// Closing a reader whose read-ahead has GETs in flight does not wait for
+// them: the read-ahead cancels its fetches (3 s of latency per request).
+TEST_F(FaultTest, DestroyedReadAheadDoesNotWaitForItsFetches) {
+  auto source = std::make_shared<RemoteSource>(url(), quick());
+  const int64_t size = source->size();
+  proxy_->set("latency_ms=3000");
+  std::vector<ReadStep> steps(4);
+  for (size_t i = 0; i < steps.size(); ++i) {
+    steps[i].merged = {ByteRange{int64_t(i) * (size / 8), size / 8}};
+    steps[i].needed = steps[i].bytes = size / 8;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  {
+    ReadAhead ahead(source, std::move(steps), int64_t(1) << 30, SIZE_MAX, 4);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the GETs are out
+  }
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(ms, 1500) << "closing waited for fetches nobody takes";
+  EXPECT_GE(proxy_->stat("gets"), 1);
 }
 
 }  // namespace

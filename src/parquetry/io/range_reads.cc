@@ -59,8 +59,8 @@ void FetchedRanges::clear() {
   held_bytes_ = 0;
 }
 
-void FetchedRanges::fetch(RandomAccessSource& source, std::span<const ByteRange> merged,
-                          int64_t needed_bytes) {
+void FetchedRanges::fetch(RandomAccessSource& source, std::span<const ByteRange> merged, int64_t needed_bytes,
+                          const std::atomic<bool>* cancel) {
   clear();
   stats_ = FetchStats{};
   int64_t total = 0;
@@ -71,7 +71,11 @@ void FetchedRanges::fetch(RandomAccessSource& source, std::span<const ByteRange>
     if (i >= buffers_.size()) buffers_.push_back(std::make_unique<Buffer>());
     reads_[i] = RandomAccessSource::RangeRead{merged[i].offset, merged[i].length, buffers_[i].get(), {}};
   }
-  source.read_many(reads_);
+  if (cancel != nullptr) {
+    source.read_many(reads_, *cancel);
+  } else {
+    source.read_many(reads_);
+  }
   for (size_t i = 0; i < merged.size(); ++i) {
     const ByteRange& range = merged[i];
     const Buffer& buffer = *buffers_[i];

@@ -66,8 +66,10 @@ class FetchedRanges {
   /// Reads every range of `merged` (sorted, disjoint: coalesce_ranges'
   /// output); `needed_bytes` is the sum of the ranges they were merged from,
   /// so the difference is counted as unused. Views of a previous fetch
-  /// become invalid.
-  void fetch(RandomAccessSource& source, std::span<const ByteRange> merged, int64_t needed_bytes);
+  /// become invalid. With `cancel`, a remote source gives up once it is set
+  /// (RandomAccessSource::read_many).
+  void fetch(RandomAccessSource& source, std::span<const ByteRange> merged, int64_t needed_bytes,
+             const std::atomic<bool>* cancel = nullptr);
 
   /// The bytes [offset, offset + length), a view into a merged buffer.
   /// Throws kCorrupt when no fetched range holds all of them.

@@ -1,14 +1,21 @@
-// Read-ahead under a memory budget: a background thread fetches the byte
+// Read-ahead under a memory budget: background threads fetch the byte
 // ranges of the next read steps (the row groups a scan will decode next)
-// while the caller decodes the current one, and stops fetching while the
+// while the caller decodes the current one, and stop fetching while the
 // bytes fetched but not yet handed back would exceed the budget.
 //
-// Steps are fetched and handed out strictly in order, so a scan that decodes
-// them in order returns batches in file order. A step larger than the whole
-// budget is fetched only once every earlier step has been handed back: it
-// is read alone instead of waiting forever for room.
+// Steps start fetching in order and are handed out strictly in order, so a
+// scan that decodes them in order returns batches in file order. A local
+// source has one fetcher: a read costs a system call, and one step after
+// another keeps up with decoding. A remote source has several (its
+// concurrent_reads()): a request waits a round trip before its first byte,
+// so fetching one step at a time would add a round trip per row group,
+// while several steps in flight cost about one round trip for all of them.
+// A step larger than the whole budget is fetched only once every earlier
+// step has been handed back: it is read alone instead of waiting forever
+// for room.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -36,14 +43,16 @@ struct ReadStep {
 
 class ReadAhead {
  public:
-  /// Starts fetching `steps` in order on a background thread, holding at
-  /// most `budget` bytes fetched and not yet handed back (see above), and at
-  /// most `max_steps_held` steps (taken or not, until handed back); a
+  /// Starts fetching `steps` in order on `fetchers` background threads
+  /// (each fetches one step at a time), holding at most `budget` bytes
+  /// fetched and not yet handed back (see above), and at most
+  /// `max_steps_held` steps (taken or not, until handed back); a
   /// handed-back step's buffers are refilled by a later step, so a small
   /// cap keeps fresh memory from being faulted in for every step.
   ReadAhead(std::shared_ptr<RandomAccessSource> source, std::vector<ReadStep> steps, int64_t budget,
-            size_t max_steps_held = SIZE_MAX);
-  /// Stops the thread (an unfinished read completes first).
+            size_t max_steps_held = SIZE_MAX, size_t fetchers = 1);
+  /// Stops the threads; reads in flight are cancelled (a remote source drops
+  /// its transfers within ~20 ms, a local read completes).
   ~ReadAhead();
   ReadAhead(const ReadAhead&) = delete;
   ReadAhead& operator=(const ReadAhead&) = delete;
@@ -60,10 +69,14 @@ class ReadAhead {
   size_t taken() const;
   /// Most bytes held at once (fetched, not yet handed back).
   int64_t peak_bytes() const;
+  /// Most steps being fetched at the same time.
+  size_t peak_in_flight() const;
 
  private:
   void run();
-  void fetch_all();
+  /// Claims the next step once the budget has room; false when there is
+  /// none left to fetch (or a step failed, or the reader is stopping).
+  bool claim(size_t& index, std::unique_ptr<FetchedRanges>& bytes);
 
   std::shared_ptr<RandomAccessSource> source_;
   std::vector<ReadStep> steps_;
@@ -74,15 +87,21 @@ class ReadAhead {
   std::condition_variable changed_;
   std::vector<std::unique_ptr<FetchedRanges>> ready_;  // per step, until taken
   std::vector<std::exception_ptr> errors_;             // per step
-  size_t fetched_ = 0;                                 // steps whose fetch finished (or failed)
+  std::vector<char> done_;                             // per step: fetch finished (or failed)
+  size_t claimed_ = 0;                                 // steps a fetcher has started
+  size_t in_flight_ = 0;
+  size_t peak_in_flight_ = 0;
+  bool failed_ = false;        // a step failed: nothing after it is started
+  bool handed_error_ = false;  // take() has thrown a step's error
+  size_t running_ = 0;         // fetcher threads not yet finished
   size_t taken_ = 0;
   size_t given_back_ = 0;
   std::vector<std::unique_ptr<FetchedRanges>> spare_;  // handed back, for reuse
   int64_t held_ = 0;
   int64_t peak_ = 0;
   bool stop_ = false;
-  bool finished_ = false;  // the thread has nothing more to fetch
-  std::thread thread_;     // last: starts once everything above exists
+  std::atomic<bool> cancel_{false};   // set on destruction: fetches in flight give up
+  std::vector<std::thread> threads_;  // last: start once everything above exists
 };
 
 }  // namespace parquetry

@@ -70,6 +70,10 @@ void RandomAccessSource::read_many(std::span<RangeRead> reads) {
   }
 }
 
+void RandomAccessSource::read_many(std::span<RangeRead> reads, const std::atomic<bool>& /*cancel*/) {
+  read_many(reads);
+}
+
 // --- FileSource -------------------------------------------------------------
 
 FileSource::FileSource(std::string path) : path_(std::move(path)) { fd_ = open_read_only(path_, size_); }

@@ -785,9 +785,12 @@ struct PARQUETRY_LOCAL FileReader::Impl {
       }
     }
     // A remote read waits a round trip per request, so it fetches as far
-    // ahead as the budget allows; a local one holds kLocalReadAheadSteps.
+    // ahead as the budget allows, several steps at once so that their round
+    // trips overlap; a local one holds kLocalReadAheadSteps.
     const size_t steps_held = source->remote() ? SIZE_MAX : kLocalReadAheadSteps;
-    read_ahead = std::make_unique<ReadAhead>(source, std::move(steps), options.read_ahead_budget, steps_held);
+    const size_t fetchers = size_t(std::max(1, source->concurrent_reads()));
+    read_ahead = std::make_unique<ReadAhead>(source, std::move(steps), options.read_ahead_budget, steps_held,
+                                             fetchers);
     return !ahead_steps.empty() && ahead_steps.front().row_group == index;
   }
 

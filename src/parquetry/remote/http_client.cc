@@ -235,8 +235,8 @@ int64_t backoff_ms(const RemoteOptions& options, int tries) {
 class Batch {
  public:
   Batch(std::span<HttpRequest> requests, std::vector<HttpResponse>& responses, const RemoteOptions& options,
-        HttpCounters& counters)
-      : options_(options), counters_(counters), session_(pool().acquire()) {
+        HttpCounters& counters, const std::atomic<bool>* cancel)
+      : options_(options), counters_(counters), cancel_(cancel), session_(pool().acquire()) {
     responses.assign(requests.size(), HttpResponse{});
     transfers_.resize(requests.size());
     const Clock::time_point now = Clock::now();
@@ -260,6 +260,12 @@ class Batch {
     const size_t limit = size_t(std::max(1, options_.max_concurrency));
     size_t active = 0;
     while (remaining > 0) {
+      if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) {
+        // The destructor detaches what still runs (closing those connections).
+        ErrorLocation where;
+        where.file = transfers_.front().request->display;
+        throw Error(ErrorCode::kIo, "remote read cancelled: the reader was closed", std::move(where));
+      }
       Clock::time_point now = Clock::now();
       // Start what is due, in file order, within the concurrency limit, so
       // the parts a decoder needs first arrive first.
@@ -297,7 +303,8 @@ class Batch {
         }
       }
       if (remaining == 0) break;
-      int64_t wait_ms = 50;
+      // A cancellable batch looks at its flag at least every 20 ms.
+      int64_t wait_ms = cancel_ != nullptr ? 20 : 50;
       if (active == 0) {
         // Only backoffs pending: sleep until the first is due.
         Clock::time_point first_due = Clock::time_point::max();
@@ -306,7 +313,7 @@ class Batch {
         }
         wait_ms = std::max<int64_t>(
             0, std::chrono::duration_cast<std::chrono::milliseconds>(first_due - Clock::now()).count());
-        wait_ms = std::min<int64_t>(wait_ms, 1000);
+        wait_ms = std::min<int64_t>(wait_ms, cancel_ != nullptr ? 20 : 1000);
       }
       curl_multi_poll(session_->multi, nullptr, 0, int(wait_ms), nullptr);
     }
@@ -442,6 +449,7 @@ class Batch {
 
   const RemoteOptions& options_;
   HttpCounters& counters_;
+  const std::atomic<bool>* cancel_;  // null: not cancellable
   std::unique_ptr<Session> session_;
   std::vector<Transfer> transfers_;
 };
@@ -483,13 +491,13 @@ bool parse_content_range(const std::string& text, int64_t& first, int64_t& last,
 }
 
 void perform(std::span<HttpRequest> requests, std::vector<HttpResponse>& responses,
-             const RemoteOptions& options, HttpCounters& counters) {
+             const RemoteOptions& options, HttpCounters& counters, const std::atomic<bool>* cancel) {
   global_init();
   if (requests.empty()) {
     responses.clear();
     return;
   }
-  Batch batch(requests, responses, options, counters);
+  Batch batch(requests, responses, options, counters, cancel);
   batch.run();
 }
 

@@ -6,6 +6,7 @@
 // call (`check`), so the retry rules live in one place.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -71,9 +72,11 @@ struct HttpCounters {
 /// Runs `requests` concurrently with the timeouts, retry budget, CA file and
 /// concurrency of `options`; fills `responses` (one per request). Throws
 /// kIo for the first request that fails for good, naming its URL (display
-/// form), range and tries.
+/// form), range and tries. When `cancel` becomes true the transfers still
+/// running are dropped within ~20 ms and kIo is thrown: a reader closed
+/// early does not wait for downloads nobody will use.
 void perform(std::span<HttpRequest> requests, std::vector<HttpResponse>& responses,
-             const RemoteOptions& options, HttpCounters& counters);
+             const RemoteOptions& options, HttpCounters& counters, const std::atomic<bool>* cancel = nullptr);
 
 /// "bytes=a-b" for a request (empty when it asks the whole object).
 std::string range_text(const HttpRequest& request);

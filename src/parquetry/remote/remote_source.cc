@@ -1,5 +1,8 @@
 // RemoteSource: a remote object read with ranged GETs (include/parquetry/remote.h).
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstring>
 #include <mutex>
 
@@ -30,6 +33,61 @@ struct PARQUETRY_LOCAL RemoteSource::Impl {
   mutable std::mutex mutex;
   RemoteStats stats;
 
+  // Request slots shared by concurrent read_many() calls (read-ahead fetches
+  // several steps at once): at most options.max_concurrency requests in
+  // flight for this source. Callers are served in the order they asked, so
+  // the step a scan needs first is not starved by the ones behind it.
+  std::mutex slots_mutex;
+  std::condition_variable slots_freed;
+  int64_t slots_used = 0;
+  uint64_t next_ticket = 0;
+  uint64_t serving = 0;
+  std::vector<uint64_t> cancelled_tickets;  // turns given up, skipped when reached
+
+  void skip_cancelled() {
+    for (bool skipped = true; skipped;) {
+      skipped = false;
+      auto found = std::find(cancelled_tickets.begin(), cancelled_tickets.end(), serving);
+      if (found != cancelled_tickets.end()) {
+        cancelled_tickets.erase(found);
+        ++serving;
+        skipped = true;
+      }
+    }
+  }
+
+  /// Waits for `wanted` slots (all of them, or every slot when fewer exist)
+  /// and returns how many were taken.
+  int64_t take_slots(int64_t wanted, const std::atomic<bool>& cancel) {
+    const int64_t limit = std::max(1, options.max_concurrency);
+    wanted = std::clamp<int64_t>(wanted, 1, limit);
+    std::unique_lock<std::mutex> lock(slots_mutex);
+    const uint64_t ticket = next_ticket++;
+    while (!(ticket == serving && slots_used + wanted <= limit)) {
+      if (cancel.load(std::memory_order_relaxed)) {
+        // Give the turn up, so the callers behind this one are still served.
+        cancelled_tickets.push_back(ticket);
+        skip_cancelled();
+        slots_freed.notify_all();
+        throw Error(ErrorCode::kIo, "remote read cancelled: the reader was closed",
+                    ErrorLocation{target.location.display, "", -1, -1, -1});
+      }
+      slots_freed.wait_for(lock, std::chrono::milliseconds(20));
+    }
+    ++serving;
+    skip_cancelled();
+    slots_used += wanted;
+    slots_freed.notify_all();  // the next ticket may fit beside this one
+    return wanted;
+  }
+  void give_slots(int64_t count) {
+    {
+      std::lock_guard<std::mutex> lock(slots_mutex);
+      slots_used -= count;
+    }
+    slots_freed.notify_all();
+  }
+
   void add(const HttpCounters& c) {
     std::lock_guard<std::mutex> lock(mutex);
     stats.requests += c.requests;
@@ -39,10 +97,14 @@ struct PARQUETRY_LOCAL RemoteSource::Impl {
     stats.bytes += c.bytes;
   }
 
-  void run(std::span<HttpRequest> requests, std::vector<HttpResponse>& responses) {
+  /// Runs `requests` with at most `concurrency` in flight (0 = the options').
+  void run(std::span<HttpRequest> requests, std::vector<HttpResponse>& responses, int concurrency = 0,
+           const std::atomic<bool>* cancel = nullptr) {
     HttpCounters counters;
+    RemoteOptions batch = options;
+    if (concurrency > 0) batch.max_concurrency = concurrency;
     try {
-      remote::perform(requests, responses, options, counters);
+      remote::perform(requests, responses, batch, counters, cancel);
     } catch (...) {
       add(counters);
       throw;
@@ -194,6 +256,11 @@ std::span<const uint8_t> RemoteSource::read(int64_t offset, int64_t length, Buff
 }
 
 void RemoteSource::read_many(std::span<RangeRead> reads) {
+  static const std::atomic<bool> never{false};
+  read_many(reads, never);
+}
+
+void RemoteSource::read_many(std::span<RangeRead> reads, const std::atomic<bool>& cancel) {
   Impl& impl = *impl_;
   const int64_t part = std::max<int64_t>(impl.options.part_size, 64 << 10);
   std::vector<HttpRequest> requests;
@@ -220,8 +287,16 @@ void RemoteSource::read_many(std::span<RangeRead> reads) {
     one.result = one.scratch->span();
   }
   if (requests.empty()) return;
+  const int64_t slots = impl.take_slots(int64_t(requests.size()), cancel);
+  struct Release {
+    Impl& impl;
+    int64_t slots;
+    ~Release() { impl.give_slots(slots); }
+  } release{impl, slots};
   std::vector<HttpResponse> responses;
-  impl.run(requests, responses);
+  impl.run(requests, responses, int(slots), &cancel);
 }
+
+int RemoteSource::concurrent_reads() const { return std::max(1, impl_->options.max_concurrency); }
 
 }  // namespace parquetry
