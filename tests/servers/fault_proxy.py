@@ -104,6 +104,51 @@ def fetch_upstream(upstream, method, target, headers):
         sock.close()
 
 
+def relay_upstream(conn, upstream, method, target, headers):
+    """A GET without faults: the upstream response is passed on as it arrives
+    (no buffering of the whole body), so the proxy adds its latency and little
+    else. Returns False, having sent nothing, when the response needs the
+    buffering path (a chunked body); raises OSError on a broken upstream."""
+    host, port = upstream
+    sock = socket.create_connection((host, port), timeout=30)
+    try:
+        lines = [f"{method} {target} HTTP/1.1"]
+        for name, value in headers:
+            if name.lower() in ("connection", "keep-alive", "proxy-connection"):
+                continue
+            lines.append(f"{name}: {value}")
+        lines.append("Connection: close")
+        sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
+        head, rest = read_head(sock, b"")
+        if head is None:
+            raise OSError("upstream closed before a response")
+        status_line, *header_lines = head.split("\r\n")
+        response_headers = parse_headers(header_lines)
+        length = header(response_headers, "content-length")
+        if length is None or (header(response_headers, "transfer-encoding") or "").lower() == "chunked":
+            return False
+        remaining = int(length)
+        response_headers = [(k, v) for k, v in response_headers if k.lower() not in ("connection", "keep-alive")]
+        response_headers.append(("Connection", "keep-alive"))
+        respond(conn, status_line, response_headers, b"", head_only=True)
+        sent = 0
+        piece = rest[:remaining]
+        while True:
+            if piece:
+                conn.sendall(piece)
+                sent += len(piece)
+            if sent >= remaining:
+                break
+            piece = sock.recv(min(1 << 20, remaining - sent))
+            if not piece:
+                raise OSError("upstream closed mid-body")
+        with LOCK:
+            STATS["bytes"] += sent
+        return True
+    finally:
+        sock.close()
+
+
 def dechunk(data):
     out = bytearray()
     pos = 0
@@ -220,6 +265,9 @@ def serve(conn, upstream):
             forward = [(k, v) for k, v in headers if k.lower() != "content-length"]
             if request_body:
                 forward.append(("Content-Length", str(len(request_body))))
+            if (method == "GET" and data_request and fault is None and not replaced and rate <= 0
+                    and relay_upstream(conn, upstream, method, target, forward)):
+                continue
             status, response_headers, body = fetch_upstream(upstream, method, target, forward)
             response_headers = [(k, v) for k, v in response_headers
                                 if k.lower() not in ("connection", "keep-alive")]
