@@ -102,6 +102,19 @@ struct ReaderOptions {
   /// never stalls it. 0 turns read-ahead off. Also bounds how many bytes one
   /// row-group read fetches at once without read-ahead.
   int64_t read_ahead_budget = 256LL << 20;
+  /// Windowed reads: a streamed scan (batches() and what runs on it) of a
+  /// local file (pread, not mmap, memory or remote sources) whose row groups
+  /// hold more than `window_above` selected bytes reads each column chunk
+  /// `window_bytes` at a time (or a whole page when that is larger) into a
+  /// buffer per column reused chunk after chunk, instead of fetching whole
+  /// row groups: memory stays bounded by columns x window however large the
+  /// row groups. A 1M-row taxi group is ~20 MB; copying it whole put that
+  /// much fresh memory (~5,000 page faults) into every cold scan and into a
+  /// rewrite's peak RSS. Smaller groups keep the coalesced whole-group fetch
+  /// and the read-ahead. Decided once per reader from its largest selected
+  /// row group; negative turns windows off.
+  int64_t window_above = 8LL << 20;
+  int64_t window_bytes = 256LL << 10;
   /// Keys of encrypted files (parquetry/encryption.h). Without keys,
   /// plaintext files and the clear columns of plaintext-footer files read as
   /// usual; asking for an encrypted column without its key is an error.

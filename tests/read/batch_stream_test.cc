@@ -322,7 +322,51 @@ TEST(BatchStream, StreamOutlivesItsReader) {
   EXPECT_FALSE(batches->next(batch));
 }
 
-// Every public test file: batches() renders exactly the rows read_row_group() does.
+// Windowed reads: each column chunk is read a small window at a time into
+// one buffer per column, so the bytes held stay far below a row group's
+// while the rows are those of whole-row-group reads.
+TEST(BatchStream, WindowedReadsHoldLessThanARowGroup) {
+  ReaderOptions whole;
+  whole.window_above = -1;
+  const std::vector<std::string> expected = whole_rows(test_file(), whole);
+  ASSERT_EQ(expected.size(), size_t(kRows));
+
+  auto reference = FileReader::open(test_file(), whole);
+  int64_t group_bytes = 0;
+  for (const ColumnChunk& chunk : reference->metadata().row_groups[0].columns) {
+    group_bytes += chunk.meta_data->total_compressed_size;
+  }
+
+  ReaderOptions windowed;
+  windowed.window_above = 0;
+  windowed.window_bytes = 1024;
+  windowed.batch_size = 3000;
+  auto reader = FileReader::open(test_file(), windowed);
+  auto batches = reader->batches();
+  std::vector<std::string> rows;
+  RecordBatch batch;
+  while (batches->next(batch)) {
+    for (std::string& row : rows_as_json(batch)) rows.push_back(std::move(row));
+  }
+  EXPECT_EQ(rows, expected);
+  const FileReader::Stats stats = reader->stats();
+  // Several reads per chunk (4 row groups x 4 leaf columns), a window per
+  // column held: less than half a row group's bytes.
+  EXPECT_GT(stats.read_calls, 4 * 4 * 2);
+  EXPECT_GT(stats.peak_fetched_bytes, 0);
+  EXPECT_LT(stats.peak_fetched_bytes, group_bytes / 2) << "row group of " << group_bytes << " bytes";
+  EXPECT_GE(stats.bytes_read, group_bytes * 4);
+
+  // The same file through the whole-row-group fetch holds a row group.
+  auto fetched = FileReader::open(test_file(), whole);
+  auto all = fetched->batches();
+  while (all->next(batch)) {
+  }
+  EXPECT_GE(fetched->stats().peak_fetched_bytes, group_bytes);
+}
+
+// Every public test file: batches() renders exactly the rows read_row_group() does
+// (read_row_group never reads in windows).
 TEST(BatchStream, EveryPublicFileStreamsItsRowGroups) {
   std::vector<std::filesystem::path> files = testing::public_parquet_files();
   for (const char* folder : {"shredded_variant", "variant"}) {
@@ -335,10 +379,17 @@ TEST(BatchStream, EveryPublicFileStreamsItsRowGroups) {
   ASSERT_GT(files.size(), size_t(100));
   int compared = 0;
   for (const auto& file : files) {
-    for (bool dictionary : {false, true}) {
-      SCOPED_TRACE(file.string() + (dictionary ? " (dictionary arrays)" : ""));
+    // Plain, dictionary arrays, and windowed reads of 100 bytes (page
+    // headers cut by windows, pages larger than a window).
+    for (int mode : {0, 1, 2}) {
+      const bool dictionary = mode == 1;
+      SCOPED_TRACE(file.string() + (mode == 1 ? " (dictionary arrays)" : mode == 2 ? " (windowed)" : ""));
       ReaderOptions options;
       options.dictionary_arrays = dictionary;
+      if (mode == 2) {
+        options.window_above = 0;
+        options.window_bytes = 100;
+      }
       std::vector<std::string> expected;
       std::string whole_error;
       try {

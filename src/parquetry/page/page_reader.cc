@@ -41,8 +41,9 @@ PageReader::PageReader(RandomAccessSource& source, const ColumnMetaData& column,
   nominal_length_ = length;
   dictionary_first_ = column.dictionary_page_offset && *column.dictionary_page_offset == start;
   source_ = &source;
+  windowed_ = fetched_ == nullptr && options_.window != nullptr && options_.crypto == nullptr;
   try {
-    if (fetched_ == nullptr) chunk_ = source.read(start, length, chunk_storage_);
+    if (fetched_ == nullptr && !windowed_) chunk_ = source.read(start, length, chunk_storage_);
     compressed_ = codec_kind_ != CompressionCodec::UNCOMPRESSED;
   } catch (const Error& e) {
     throw e.with_location(where_);
@@ -50,6 +51,23 @@ PageReader::PageReader(RandomAccessSource& source, const ColumnMetaData& column,
 }
 
 PageReader::~PageReader() = default;
+
+std::span<const uint8_t> PageReader::window_from(int64_t position, int64_t min_length) {
+  const int64_t window_end = window_start_ + int64_t(window_.size());
+  if (!window_.empty() && position >= window_start_ && position + min_length <= window_end) {
+    return window_.subspan(size_t(position - window_start_));
+  }
+  // Callers check that min_length bytes exist in the file; a window reaches
+  // at most to the chunk's end unless a page needs more (under-reported
+  // chunk sizes).
+  const int64_t to_chunk_end = nominal_length_ - position;
+  const int64_t length = std::max(min_length, std::min(options_.window_bytes, to_chunk_end));
+  window_start_ = position;
+  window_ = source_->read(chunk_offset_ + position, length, *options_.window);
+  if (options_.window_reads != nullptr) ++*options_.window_reads;
+  if (options_.window_read_bytes != nullptr) *options_.window_read_bytes += length;
+  return window_;
+}
 
 bool PageReader::is_allowed(int64_t relative_offset) const {
   return std::binary_search(allowed_.begin(), allowed_.end(), relative_offset);
@@ -101,7 +119,13 @@ bool PageReader::next(Page& page) {
       size_t header_size = 0;
       // The bytes from this page's start to the end of what was fetched.
       std::span<const uint8_t> at;
-      if (fetched_ == nullptr) {
+      // Enough bytes for any usual page header (a larger one is read again
+      // below); a window holding them is reused.
+      constexpr int64_t kHeaderProbe = 64 << 10;
+      if (windowed_) {
+        at = window_from(position_,
+                         std::min({kHeaderProbe, options_.window_bytes, nominal_length_ - position_}));
+      } else if (fetched_ == nullptr) {
         at = chunk_.subspan(size_t(position_));
       } else {
         at = fetched_->tail(chunk_offset_ + position_);
@@ -127,7 +151,21 @@ bool PageReader::next(Page& page) {
             at, decrypted_header_, &header_size);
         header_ = decode_page_header(plain_header, options_.limits);
       } else {
-        header_ = decode_page_header(rest, options_.limits, &header_size);
+        for (;;) {
+          try {
+            header_ = decode_page_header(rest, options_.limits, &header_size);
+            break;
+          } catch (const Error&) {
+            // A windowed read may have cut a large header (long statistics):
+            // parse it again from four times the bytes, up to as many as a
+            // header may have.
+            const int64_t most =
+                std::min(options_.limits.max_page_header_size, source_->size() - chunk_offset_ - position_);
+            if (!windowed_ || int64_t(rest.size()) >= most) throw;
+            at = window_from(position_, std::min(most, std::max<int64_t>(int64_t(rest.size()) * 4, 256)));
+            rest = at.first(std::min(at.size(), size_t(most)));
+          }
+        }
       }
       const int64_t body_start = position_ + int64_t(header_size);
       const int64_t compressed = header_.compressed_page_size;
@@ -141,7 +179,9 @@ bool PageReader::next(Page& page) {
           throw_corrupt("page body of " + std::to_string(compressed) +
                         " bytes runs past the end of the file");
         }
-        if (fetched_ == nullptr) {
+        if (windowed_) {
+          at = window_from(position_, needed - position_);
+        } else if (fetched_ == nullptr) {
           chunk_ = source_->read(chunk_offset_, needed, chunk_storage_);
           at = chunk_.subspan(size_t(position_));
         } else {

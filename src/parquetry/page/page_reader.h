@@ -52,6 +52,17 @@ struct PageReaderOptions {
   /// each page header and page body is then a module decrypted before
   /// anything else looks at it. Must outlive the reader.
   const ModuleCrypto* crypto = nullptr;
+  /// Read the chunk a window at a time into `*window` (at least
+  /// window_bytes, or one whole page when that is larger) instead of all at
+  /// once: memory stays bounded by the largest page however large the chunk,
+  /// and the buffer, kept by the caller, is refilled chunk after chunk rather
+  /// than faulted in anew. For copying sources of cheap reads (local files);
+  /// ignored when the caller passes fetched bytes or the chunk is encrypted.
+  Buffer* window = nullptr;
+  int64_t window_bytes = 256 << 10;
+  /// Counts the windowed reads (calls and bytes), when given.
+  int64_t* window_reads = nullptr;
+  int64_t* window_read_bytes = nullptr;
 };
 
 /// Reads the pages of a column chunk in file order. The chunk's bytes are
@@ -103,6 +114,10 @@ class PageReader {
  private:
   [[noreturn]] void fail(const std::string& message) const;
   bool is_allowed(int64_t relative_offset) const;
+  /// Windowed reads: the bytes from chunk-relative `position` to the end of
+  /// the window, which holds at least `min_length` of them (read anew when
+  /// the current window does not).
+  std::span<const uint8_t> window_from(int64_t position, int64_t min_length);
 
   PageReaderOptions options_;
   ErrorLocation where_;
@@ -112,6 +127,9 @@ class PageReader {
   int64_t nominal_length_ = 0;  ///< total_compressed_size: pages start before this
   Buffer chunk_storage_;
   std::span<const uint8_t> chunk_;
+  bool windowed_ = false;
+  std::span<const uint8_t> window_;  // chunk-relative [window_start_, + size) of a windowed read
+  int64_t window_start_ = 0;
   int64_t chunk_offset_ = 0;
   int64_t position_ = 0;
   bool restricted_ = false;

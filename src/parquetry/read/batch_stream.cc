@@ -19,6 +19,9 @@ void FileReader::Impl::init_stream(GroupStream& stream) {
     stream.columns.emplace_back(*stream.decoders.back(), spec, batch_pool, i * 5);
   }
   stream.values.resize(selected_columns.size());
+  stream.windows = std::vector<Buffer>(selected_columns.size());
+  stream.window_reads.assign(selected_columns.size(), 0);
+  stream.window_bytes.assign(selected_columns.size(), 0);
   stream.dictionaries.resize(top_nodes.size());
   for (size_t f = 0; f < top_nodes.size(); ++f)
     stream.field_types.push_back(std::make_shared<const DataType>(batch_schema->fields[f].type));
@@ -49,7 +52,10 @@ bool FileReader::Impl::open_stream(GroupStream& stream, int index) {
   const RowGroup& row_group = metadata.row_groups[size_t(index)];
   if (row_group.columns.size() != schema->num_columns() || row_group.num_rows <= 0) return false;
   const FetchedRanges* bytes = nullptr;
-  if (use_read_ahead(index)) {
+  const bool windowed = windowed_streams();
+  if (windowed) {
+    // Each column reads its own windows while it decodes (PageReader).
+  } else if (use_read_ahead(index)) {
     if (!ahead_steps.front().last) return false;
     ahead_steps.pop_front();
     try {
@@ -90,6 +96,12 @@ bool FileReader::Impl::open_stream(GroupStream& stream, int index) {
       const ColumnMetaData& meta = chunk_meta_for(row_group.columns[size_t(c)], descriptor, where);
       PageReaderOptions page_options{options.limits, options.verify_crc};
       if (stream.crypto[i]) page_options.crypto = &*stream.crypto[i];
+      if (windowed) {
+        page_options.window = &stream.windows[i];
+        page_options.window_bytes = std::max<int64_t>(options.window_bytes, 1);
+        page_options.window_reads = &stream.window_reads[i];
+        page_options.window_read_bytes = &stream.window_bytes[i];
+      }
       std::unique_ptr<PageReader> pages;
       if (meta.num_values != 0) {
         pages = std::make_unique<PageReader>(*source, meta, page_options, where, &decompress_slots[size_t(c)],
@@ -155,6 +167,15 @@ RecordBatch FileReader::Impl::next_stream_batch(GroupStream& stream, int64_t row
   stream.rows_left -= rows;
   if (stream.rows_left == 0) {
     for (const ChunkStream& column : stream.columns) stats.pages_read += column.data_pages();
+    // Windowed reads: every column's window is held at once.
+    int64_t windows_held = 0;
+    for (size_t i = 0; i < stream.window_reads.size(); ++i) {
+      stats.read_calls += stream.window_reads[i];
+      stats.bytes_read += stream.window_bytes[i];
+      windows_held += int64_t(stream.windows[i].capacity());
+      stream.window_reads[i] = stream.window_bytes[i] = 0;
+    }
+    stats.peak_fetched_bytes = std::max(stats.peak_fetched_bytes, windows_held);
     end_stream(stream);
   }
   return batch;

@@ -728,6 +728,33 @@ struct PARQUETRY_LOCAL FileReader::Impl {
     return true;
   }
 
+  // Whether streams read column chunks in windows (ReaderOptions::window_above):
+  // decided once per reader, for every row group alike, so that the
+  // read-ahead of a scan in order is either used throughout or not at all.
+  bool windowed_streams() {
+    if (windowed_streams_decided) return windowed_streams_value;
+    windowed_streams_decided = true;
+    windowed_streams_value = false;
+    if (source->zero_copy() || source->remote() || options.window_above < 0) return false;
+    for (int32_t group : row_group_order()) {
+      if (group < 0 || group >= int32_t(metadata.row_groups.size())) continue;
+      const RowGroup& row_group = metadata.row_groups[size_t(group)];
+      if (row_group.columns.size() != schema->num_columns()) continue;
+      int64_t bytes = 0;
+      for (int32_t c : selected_columns) {
+        const std::optional<ColumnMetaData>& meta = row_group.columns[size_t(c)].meta_data;
+        if (meta && meta->total_compressed_size > 0) bytes += meta->total_compressed_size;
+      }
+      if (bytes > options.window_above) {
+        windowed_streams_value = true;
+        break;
+      }
+    }
+    return windowed_streams_value;
+  }
+  bool windowed_streams_decided = false;
+  bool windowed_streams_value = false;
+
   // Whether whole row group `index` is read through the read-ahead thread,
   // starting it on the first read of a scan in row_group_order(). Only for
   // parallel scans (or any scan of a remote source) of sources that copy (for mmap there is nothing to fetch
@@ -809,9 +836,11 @@ struct PARQUETRY_LOCAL FileReader::Impl {
     std::vector<ChunkValues> values;                       // per selected column: the batch in the making
     std::vector<std::shared_ptr<ArrayData>> dictionaries;  // per top field: the chunk's converted dictionary
     std::vector<std::shared_ptr<const DataType>> field_types;  // per top field
-    FetchedRanges own_bytes;                                   // the row group's bytes, fetched here...
-    std::unique_ptr<FetchedRanges> ahead_bytes;                // ...or by the read-ahead thread
-    ReadAhead* ahead_source = nullptr;                         // the read-ahead ahead_bytes came from
+    std::vector<Buffer> windows;                      // per selected column: its window, for windowed streams
+    std::vector<int64_t> window_reads, window_bytes;  // per selected column, this row group
+    FetchedRanges own_bytes;                          // the row group's bytes, fetched here...
+    std::unique_ptr<FetchedRanges> ahead_bytes;       // ...or by the read-ahead thread
+    ReadAhead* ahead_source = nullptr;                // the read-ahead ahead_bytes came from
   };
 
   // The batch stream's steps (batch_stream.cc).
