@@ -109,7 +109,8 @@ expect_line "$WORK/read_arrow.txt" "rows 8 batches 1 columns 11"
 expect_line "$WORK/read_arrow.txt" "id i sum 28"
 expect_line "$WORK/read_arrow.txt" "bigint_col l sum 40"
 expect_line "$WORK/read_arrow.txt" "string_col z"  # BYTE_ARRAY without a UTF8 annotation: binary
-ldd "$WORK/examples/read_arrow/read_arrow" | grep -qF "libparquetry.so.$MAJOR => $PREFIX/lib/libparquetry.so.$MAJOR" ||
+ldd "$WORK/examples/read_arrow/read_arrow" > "$WORK/read_arrow-ldd.txt"
+grep -qF "libparquetry.so.$MAJOR => $PREFIX/lib/libparquetry.so.$MAJOR" "$WORK/read_arrow-ldd.txt" ||
   fail "read_arrow does not run with the installed libparquetry.so.$MAJOR"
 
 example write_rows
@@ -117,7 +118,8 @@ example write_rows
 expect_line "$WORK/write_rows.txt" "rows 1000 id_sum 499500 score_sum 249750.0 null_names 334"
 expect_line "$WORK/write_rows.txt" "created_by parquetry version $VERSION (build $commit)"
 expect_line "$WORK/write_rows.txt" "library $VERSION (build $commit)"
-if ldd "$WORK/examples/write_rows/write_rows" | grep -q libparquetry; then fail "write_rows should link libparquetry.a"; fi
+ldd "$WORK/examples/write_rows/write_rows" > "$WORK/write_rows-ldd.txt"
+if grep -q libparquetry "$WORK/write_rows-ldd.txt"; then fail "write_rows should link libparquetry.a"; fi
 # The installed CLI reads what the example wrote.
 "$PREFIX/bin/parquetry" meta "$WORK/rows.parquet" > "$WORK/meta.txt"
 grep -qF "parquetry version $VERSION" "$WORK/meta.txt" || { cat "$WORK/meta.txt"; fail "meta lacks created_by"; }
@@ -143,7 +145,10 @@ unset PYTHONPATH
 (cd "$WORK" && "$PY" -m build --wheel --no-isolation --outdir "$WORK/dist" "$WORK/python-src" > "$WORK/wheel.log" 2>&1) ||
   { tail -30 "$WORK/wheel.log"; fail "python3 -m build --wheel"; }
 wheel=$(ls "$WORK"/dist/parquetry-"$VERSION"-*.whl)
-"$PY" -m zipfile -l "$wheel" | grep -q "parquetry/__init__.pyi" || fail "the wheel lacks the type stubs"
+# Listed into a file first: with pipefail, `grep -q` leaving early would break
+# the lister's pipe and fail the step at random.
+"$PY" -m zipfile -l "$wheel" > "$WORK/wheel-files.txt"
+grep -qF "parquetry/__init__.pyi" "$WORK/wheel-files.txt" || fail "the wheel lacks the type stubs"
 "$PY" -m venv --system-site-packages "$WORK/venv"
 "$WORK/venv/bin/python" -m pip install -q --no-index --no-deps "$wheel"
 (cd "$WORK" && "$WORK/venv/bin/python" - "$WORK/venv" "$VERSION" "$commit" <<'PYEOF'
