@@ -70,8 +70,10 @@ def header(headers, name):
     return None
 
 
-def fetch_upstream(upstream, method, target, headers):
-    """One request upstream on a fresh connection; returns (status line, headers, body)."""
+def open_upstream(upstream, method, target, headers):
+    """Sends one request upstream on a fresh connection and reads the response
+    head; returns (socket, status line, headers, body bytes read so far). The
+    caller closes the socket."""
     host, port = upstream
     sock = socket.create_connection((host, port), timeout=30)
     try:
@@ -86,7 +88,16 @@ def fetch_upstream(upstream, method, target, headers):
         if head is None:
             raise OSError("upstream closed before a response")
         status_line, *header_lines = head.split("\r\n")
-        response_headers = parse_headers(header_lines)
+        return sock, status_line, parse_headers(header_lines), rest
+    except BaseException:
+        sock.close()
+        raise
+
+
+def fetch_upstream(upstream, method, target, headers):
+    """One request upstream on a fresh connection; returns (status line, headers, body)."""
+    sock, status_line, response_headers, rest = open_upstream(upstream, method, target, headers)
+    try:
         body = bytearray(rest)
         if method != "HEAD":
             while True:
@@ -109,21 +120,8 @@ def relay_upstream(conn, upstream, method, target, headers):
     (no buffering of the whole body), so the proxy adds its latency and little
     else. Returns False, having sent nothing, when the response needs the
     buffering path (a chunked body); raises OSError on a broken upstream."""
-    host, port = upstream
-    sock = socket.create_connection((host, port), timeout=30)
+    sock, status_line, response_headers, rest = open_upstream(upstream, method, target, headers)
     try:
-        lines = [f"{method} {target} HTTP/1.1"]
-        for name, value in headers:
-            if name.lower() in ("connection", "keep-alive", "proxy-connection"):
-                continue
-            lines.append(f"{name}: {value}")
-        lines.append("Connection: close")
-        sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
-        head, rest = read_head(sock, b"")
-        if head is None:
-            raise OSError("upstream closed before a response")
-        status_line, *header_lines = head.split("\r\n")
-        response_headers = parse_headers(header_lines)
         length = header(response_headers, "content-length")
         if length is None or (header(response_headers, "transfer-encoding") or "").lower() == "chunked":
             return False
