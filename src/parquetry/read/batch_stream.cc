@@ -51,6 +51,11 @@ bool FileReader::Impl::open_stream(GroupStream& stream, int index) {
   }
   const RowGroup& row_group = metadata.row_groups[size_t(index)];
   if (row_group.columns.size() != schema->num_columns() || row_group.num_rows <= 0) return false;
+  // A row group of at most two batches is decoded whole and handed out as
+  // zero-copy slices: streaming holds a batch plus the page that ends it, and
+  // writers that put a whole chunk in one page (DuckDB: 122,880 rows) made
+  // that a row group and a half, with every row copied once more.
+  if (row_group.num_rows <= 2 * std::max<int64_t>(options.batch_size, 1)) return false;
   const FetchedRanges* bytes = nullptr;
   const bool windowed = windowed_streams();
   if (windowed) {
