@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "parquetry/array_builder.h"
 #include "parquetry/encryption.h"
@@ -105,6 +106,15 @@ void expect_values(const std::vector<RecordBatch>& batches, const std::vector<st
   EXPECT_EQ(row, kRows);
 }
 
+// Every batch of batches(), kept.
+std::vector<RecordBatch> streamed(FileReader& reader) {
+  std::vector<RecordBatch> out;
+  auto batches = reader.batches();
+  RecordBatch batch;
+  while (batches->next(batch)) out.push_back(batch);
+  return out;
+}
+
 struct Mode {
   EncryptionCipher cipher;
   bool plaintext_footer;
@@ -114,8 +124,9 @@ struct Mode {
 };
 
 std::string mode_name(const Mode& m) {
-  return std::string(m.cipher == EncryptionCipher::kAesGcm ? "gcm" : "ctr") + (m.plaintext_footer ? "_plain" : "_enc") +
-         (m.column_keys ? "_columns" : "_uniform") + "_aad" + std::to_string(m.aad) + "_k" + std::to_string(m.key_size);
+  return std::string(m.cipher == EncryptionCipher::kAesGcm ? "gcm" : "ctr") +
+         (m.plaintext_footer ? "_plain" : "_enc") + (m.column_keys ? "_columns" : "_uniform") + "_aad" +
+         std::to_string(m.aad) + "_k" + std::to_string(m.key_size);
 }
 
 class RoundTrip : public ::testing::TestWithParam<Mode> {};
@@ -145,6 +156,26 @@ TEST_P(RoundTrip, ReadsBackWithKeysAndFailsWithoutThem) {
   }
   if (m.aad == 2) options.decryption.aad_prefix = "table/part-0001";
   expect_values(FileReader::open(path, options)->read_all(), {"id", "name", "score"});
+
+  // Streamed from the local file in windows smaller than a header module
+  // (1 byte), than a page (100) and holding several pages (4096): every
+  // header and page module is read whole however the windows cut it.
+  ReaderOptions unwindowed = options;
+  unwindowed.window_above = -1;
+  unwindowed.batch_size = 64;
+  auto whole_chunks = FileReader::open(path, unwindowed);
+  expect_values(streamed(*whole_chunks), {"id", "name", "score"});
+  for (int64_t window : {int64_t(1), int64_t(100), int64_t(4096)}) {
+    SCOPED_TRACE("window_bytes " + std::to_string(window));
+    ReaderOptions windowed = options;
+    windowed.window_above = 0;
+    windowed.window_bytes = window;
+    windowed.batch_size = 64;  // streams the 1000-row group
+    auto reader = FileReader::open(path, windowed);
+    expect_values(streamed(*reader), {"id", "name", "score"});
+    // Several windows per chunk of ten pages, where whole chunks are one read each.
+    EXPECT_GT(reader->stats().read_calls, whole_chunks->stats().read_calls + (window < 1000 ? 3 * 10 : 3));
+  }
 
   // The same keys through a retriever, by key metadata.
   ReaderOptions by_metadata;
@@ -260,7 +291,8 @@ std::vector<uint8_t> file_bytes(const std::string& path) { return testing::read_
 
 // The byte ranges (header module + body module) of a chunk's pages, walked by
 // their length prefixes.
-std::vector<std::pair<int64_t, int64_t>> page_modules(const std::vector<uint8_t>& bytes, int64_t start, int64_t size) {
+std::vector<std::pair<int64_t, int64_t>> page_modules(const std::vector<uint8_t>& bytes, int64_t start,
+                                                      int64_t size) {
   std::vector<std::pair<int64_t, int64_t>> pages;
   int64_t at = start;
   while (at < start + size) {
@@ -286,15 +318,38 @@ TEST(EncryptedPages, SwappedTamperedOrTruncatedPagesFailByName) {
   ASSERT_EQ(pages.size(), 10u);
   ASSERT_EQ(pages[1].second, pages[2].second);  // same-size pages of fixed-width values
 
+  // Each altered file fails the same way read whole from memory and
+  // streamed from a local file in 100-byte windows.
+  int altered = 0;
   auto error_of = [&](std::vector<uint8_t> bytes) -> Error {
+    std::optional<Error> whole, windowed;
     try {
-      auto source = std::make_shared<MemorySource>(std::move(bytes), "pages.parquet");
+      auto source = std::make_shared<MemorySource>(bytes, "pages.parquet");
       FileReader::open(source, options)->read_all();
     } catch (const Error& e) {
-      return e;
+      whole = e;
     }
-    ADD_FAILURE() << "no error";
-    return Error(ErrorCode::kInternal, "");
+    const std::filesystem::path file =
+        testing::temp_dir() / ("altered" + std::to_string(altered++) + ".parquet");
+    std::ofstream(file, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    try {
+      ReaderOptions in_windows = options;
+      in_windows.window_above = 0;
+      in_windows.window_bytes = 100;
+      in_windows.batch_size = 64;
+      streamed(*FileReader::open(file.string(), in_windows));
+    } catch (const Error& e) {
+      windowed = e;
+    }
+    if (!whole || !windowed) {
+      ADD_FAILURE() << "no error" << (whole ? " streamed in windows" : " read whole");
+      return Error(ErrorCode::kInternal, "");
+    }
+    EXPECT_EQ(windowed->message(), whole->message());
+    EXPECT_EQ(windowed->where().page, whole->where().page);
+    EXPECT_EQ(windowed->where().column, whole->where().column);
+    return *whole;
   };
 
   std::vector<uint8_t> swapped = good;
@@ -302,8 +357,9 @@ TEST(EncryptedPages, SwappedTamperedOrTruncatedPagesFailByName) {
   std::copy_n(good.begin() + pages[1].first, pages[1].second, swapped.begin() + pages[2].first);
   Error swap = error_of(swapped);
   EXPECT_EQ(swap.code(), ErrorCode::kCorrupt);
-  EXPECT_EQ(swap.message(), "AES-GCM tag mismatch in data page header: wrong key, wrong or missing AAD prefix, or the "
-                            "bytes were altered or moved");
+  EXPECT_EQ(swap.message(),
+            "AES-GCM tag mismatch in data page header: wrong key, wrong or missing AAD prefix, or the "
+            "bytes were altered or moved");
   EXPECT_EQ(swap.where().column, "id");
   EXPECT_EQ(swap.where().row_group, 0);
   EXPECT_EQ(swap.where().page, 1);

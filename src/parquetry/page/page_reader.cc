@@ -41,7 +41,7 @@ PageReader::PageReader(RandomAccessSource& source, const ColumnMetaData& column,
   nominal_length_ = length;
   dictionary_first_ = column.dictionary_page_offset && *column.dictionary_page_offset == start;
   source_ = &source;
-  windowed_ = fetched_ == nullptr && options_.window != nullptr && options_.crypto == nullptr;
+  windowed_ = fetched_ == nullptr && options_.window != nullptr;
   try {
     if (fetched_ == nullptr && !windowed_) chunk_ = source.read(start, length, chunk_storage_);
     compressed_ = codec_kind_ != CompressionCodec::UNCOMPRESSED;
@@ -67,6 +67,26 @@ std::span<const uint8_t> PageReader::window_from(int64_t position, int64_t min_l
   if (options_.window_reads != nullptr) ++*options_.window_reads;
   if (options_.window_read_bytes != nullptr) *options_.window_read_bytes += length;
   return window_;
+}
+
+// An encrypted header is a module of its own: a 4-byte little-endian length,
+// then that many bytes. The window must hold all of it before decrypting
+// (the module checks the length again against what it is given).
+std::span<const uint8_t> PageReader::window_for_module(int64_t position, std::span<const uint8_t> at) {
+  const int64_t in_file = source_->size() - chunk_offset_ - position;
+  if (at.size() < 4) {
+    if (in_file < 4) return at;  // decrypt names the truncated module
+    at = window_from(position, 4);
+  }
+  const uint32_t length =
+      uint32_t(at[0]) | uint32_t(at[1]) << 8 | uint32_t(at[2]) << 16 | uint32_t(at[3]) << 24;
+  const int64_t module = 4 + int64_t(length);
+  if (module <= int64_t(at.size())) return at;
+  // A header module larger than any header may be (plus nonce and tag), or
+  // past the file's end, is left for decrypt to reject as truncated.
+  constexpr int64_t kModuleOverhead = 12 + 16;
+  if (module > options_.limits.max_page_header_size + kModuleOverhead + 4 || module > in_file) return at;
+  return window_from(position, module);
 }
 
 bool PageReader::is_allowed(int64_t relative_offset) const {
@@ -146,6 +166,7 @@ bool PageReader::next(Page& page) {
           if (found != allowed_.end() && *found == position_)
             page_ordinal = allowed_ordinals_[size_t(found - allowed_.begin())];
         }
+        if (windowed_) at = window_for_module(position_, at);
         std::span<const uint8_t> plain_header = crypto->decrypt(
             dictionary_module ? ModuleType::kDictionaryPageHeader : ModuleType::kDataPageHeader, page_ordinal,
             at, decrypted_header_, &header_size);

@@ -57,7 +57,8 @@ struct PageReaderOptions {
   /// once: memory stays bounded by the largest page however large the chunk,
   /// and the buffer, kept by the caller, is refilled chunk after chunk rather
   /// than faulted in anew. For copying sources of cheap reads (local files);
-  /// ignored when the caller passes fetched bytes or the chunk is encrypted.
+  /// ignored when the caller passes fetched bytes. An encrypted chunk's
+  /// window grows to hold each whole header module and page module.
   Buffer* window = nullptr;
   int64_t window_bytes = 256 << 10;
   /// Counts the windowed reads (calls and bytes), when given.
@@ -118,6 +119,9 @@ class PageReader {
   /// the window, which holds at least `min_length` of them (read anew when
   /// the current window does not).
   std::span<const uint8_t> window_from(int64_t position, int64_t min_length);
+  /// Windowed reads of an encrypted chunk: `at` (the bytes from `position`)
+  /// grown to hold the whole module that starts there.
+  std::span<const uint8_t> window_for_module(int64_t position, std::span<const uint8_t> at);
 
   PageReaderOptions options_;
   ErrorLocation where_;
