@@ -19,13 +19,25 @@ const pairs = readFileSync(list, 'utf8')
   .filter((line) => line.length > 0)
   .map((line) => line.split('\t'));
 
-const instance = await DuckDBInstance.create(':memory:', { threads: '1' });
-const connection = await instance.connect();
+let instance;
+let connection;
+async function open() {
+  instance = await DuckDBInstance.create(':memory:', { threads: '1' });
+  connection = await instance.connect();
+}
+await open();
 
+// An INTERNAL or FATAL error invalidates the database: the file is reported
+// and a fresh one serves the next pairs.
 async function rows(file) {
   const literal = `'${file.replace(/'/g, "''")}'`;
-  const result = await connection.runAndReadAll(`SELECT to_json(t)::VARCHAR FROM read_parquet(${literal}) t`);
-  return result.getRows().map((row) => String(row[0]));
+  try {
+    const result = await connection.runAndReadAll(`SELECT to_json(t)::VARCHAR FROM read_parquet(${literal}) t`);
+    return result.getRows().map((row) => String(row[0]));
+  } catch (error) {
+    if (/^(INTERNAL|FATAL) Error/.test(String(error && error.message ? error.message : error))) await open();
+    throw error;
+  }
 }
 
 for (const [a, b] of pairs) {
