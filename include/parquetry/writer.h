@@ -182,6 +182,11 @@ class PARQUETRY_API FileWriter {
   void write(BatchReader& reader);
   /// Closes the current row group now (no-op when it is empty).
   void flush_row_group();
+  /// Closes the current row group (when it holds rows), then writes a row
+  /// group of no rows: every column chunk without pages and with statistics
+  /// of no values. Some writers leave such groups; a rewrite that keeps row
+  /// groups keeps them too, so row group ordinals match the input's.
+  void write_empty_row_group();
   /// Writes the remaining row group, the Bloom filters, page indexes and the
   /// footer, then commits the sink. The writer accepts nothing afterwards.
   void close();

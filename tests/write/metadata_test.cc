@@ -100,8 +100,8 @@ TEST(WriterStatistics, MinMaxFollowEachTypesOrder) {
   const auto& columns = w.metadata.row_groups[0].columns;
   // The form parquet-mr's VersionParser and Arrow's ApplicationVersion take:
   // "<application> version <X.Y.Z> (build <hash>)", version from CMake.
-  EXPECT_EQ(*w.metadata.created_by, std::string("parquetry version ") + PARQUETRY_VERSION_STRING + " (build " +
-                                        build_commit() + ")");
+  EXPECT_EQ(*w.metadata.created_by,
+            std::string("parquetry version ") + PARQUETRY_VERSION_STRING + " (build " + build_commit() + ")");
   EXPECT_TRUE(is_release_form(*w.metadata.created_by)) << *w.metadata.created_by;
 
   const Statistics& i = *columns[0].meta_data->statistics;
@@ -300,6 +300,51 @@ TEST(WriterFooter, ArrowStreamInputAndFooterExtras) {
   EXPECT_EQ(rows[0], "\"01000000\" | \"677265656e\"");  // 1 | "green"
   EXPECT_EQ(rows[2], "\"03000000\" | null");
   EXPECT_EQ(rows[3], "\"04000000\" | \"677265656e\"");
+}
+
+// Empty row groups where asked for: first, between two groups of rows and
+// last; each chunk without pages, and every other group read unchanged.
+TEST(WriterFooter, EmptyRowGroupsStayInPlace) {
+  BatchSchema schema;
+  schema.fields = {Field{"k", DataType::make(TypeId::kInt32), false, -1, {}},
+                   Field{"s", DataType::make(TypeId::kString), true, -1, {}}};
+  auto shared = std::make_shared<const BatchSchema>(schema);
+  auto batch = [&](std::vector<int32_t> keys, std::vector<std::string> names) {
+    return make_batch(shared, {make_fixed(DataType::make(TypeId::kInt32), keys),
+                               make_strings(DataType::make(TypeId::kString), names)});
+  };
+  auto sink = std::make_unique<MemorySink>();
+  MemorySink* raw = sink.get();
+  auto writer = FileWriter::open(std::move(sink), schema);
+  writer->write_empty_row_group();
+  writer->write(batch({1, 2, 3}, {"a", "b", "c"}));
+  writer->write_empty_row_group();  // closes the group of 1, 2, 3 first
+  writer->write(batch({4, 5}, {"d", "e"}));
+  writer->flush_row_group();
+  writer->write_empty_row_group();
+  writer->close();
+  auto reader = testing::open_memory(
+      std::vector<uint8_t>(raw->buffer().data(), raw->buffer().data() + raw->buffer().size()));
+  const FileMetaData& meta = reader->metadata();
+  std::vector<int64_t> rows;
+  for (const RowGroup& group : meta.row_groups) rows.push_back(group.num_rows);
+  EXPECT_EQ(rows, (std::vector<int64_t>{0, 3, 0, 2, 0}));
+  EXPECT_EQ(meta.num_rows, 5);
+  for (size_t g : {size_t(0), size_t(2), size_t(4)}) {
+    ASSERT_EQ(meta.row_groups[g].columns.size(), 2u);
+    for (const ColumnChunk& chunk : meta.row_groups[g].columns) {
+      EXPECT_EQ(chunk.meta_data->num_values, 0);
+      EXPECT_EQ(chunk.meta_data->total_compressed_size, 0);
+      ASSERT_TRUE(chunk.meta_data->statistics);
+      EXPECT_EQ(chunk.meta_data->statistics->null_count, 0);
+      EXPECT_FALSE(chunk.meta_data->statistics->min_value);
+    }
+    EXPECT_EQ(reader->read_row_group(int(g)).num_rows, 0);
+  }
+  std::vector<std::string> all = testing::render_rows(reader->read_all());
+  EXPECT_EQ(all, (std::vector<std::string>{"\"01000000\" | \"61\"", "\"02000000\" | \"62\"",
+                                           "\"03000000\" | \"63\"", "\"04000000\" | \"64\"",
+                                           "\"05000000\" | \"65\""}));
 }
 
 TEST(WriterAtomic, AbandonedWriterLeavesNothing) {

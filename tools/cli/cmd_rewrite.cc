@@ -359,8 +359,12 @@ void run_rewrite(const RewriteOptions& o) {
   // never span row groups, so counting rows finds each input group's end.
   size_t group = 0;
   int64_t left_in_group = 0;
+  // Empty input row groups are written as empty row groups, in place.
   auto next_nonempty_group = [&] {
-    while (group < input.row_groups.size() && input.row_groups[group].num_rows <= 0) ++group;
+    while (group < input.row_groups.size() && input.row_groups[group].num_rows <= 0) {
+      writer->write_empty_row_group();
+      ++group;
+    }
     left_in_group = group < input.row_groups.size() ? input.row_groups[group].num_rows : 0;
   };
   if (keep_row_groups) next_nonempty_group();

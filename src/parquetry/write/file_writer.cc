@@ -189,8 +189,8 @@ struct PARQUETRY_LOCAL FileWriter::Impl {
     }
   }
 
-  void flush() {
-    if (group_rows == 0) return;
+  void flush(bool even_if_empty = false) {
+    if (group_rows == 0 && !even_if_empty) return;
     const size_t n = columns.size();
     std::vector<ChunkResult> results(n);
     RowGroup group;
@@ -357,6 +357,17 @@ void FileWriter::flush_row_group() {
   impl_->check_open();
   try {
     impl_->flush();
+  } catch (...) {
+    impl_->failed = true;
+    throw;
+  }
+}
+
+void FileWriter::write_empty_row_group() {
+  impl_->check_open();
+  try {
+    impl_->flush();
+    impl_->flush(/*even_if_empty=*/true);
   } catch (...) {
     impl_->failed = true;
     throw;
