@@ -213,6 +213,20 @@ ScanPlan plan_scan(const Table& table, const SnapshotSelection& selection, const
     }
   }
   for (FileTask& task : plan.tasks) {
+    // Each candidate list is in ascending order; the task's list needs a
+    // sort only when it takes from more than one of them.
+    const std::vector<uint32_t>* by_file = nullptr;
+    const std::vector<uint32_t>* in_partition = nullptr;
+    if (!by_reference.empty()) {
+      auto it = by_reference.find(task.file.file_path);
+      if (it != by_reference.end()) by_file = &it->second;
+    }
+    if (!by_partition.empty()) {
+      auto it = by_partition.find(partition_key(task.file.spec_id, task.file.partition));
+      if (it != by_partition.end()) in_partition = &it->second;
+    }
+    task.deletes.reserve((by_file ? by_file->size() : 0) + global.size() +
+                         (in_partition ? in_partition->size() : 0));
     auto consider = [&](uint32_t d) {
       const DeleteFile& del = plan.delete_files[d];
       if (del.file.content == FileContent::kPositionDeletes) {
@@ -223,20 +237,14 @@ ScanPlan plan_scan(const Table& table, const SnapshotSelection& selection, const
       }
       task.deletes.push_back(d);
     };
-    if (!by_reference.empty()) {
-      auto it = by_reference.find(task.file.file_path);
-      if (it != by_reference.end()) {
-        for (uint32_t d : it->second) consider(d);
-      }
+    int sources = 0;
+    for (const std::vector<uint32_t>* list :
+         {by_file, static_cast<const std::vector<uint32_t>*>(&global), in_partition}) {
+      if (list == nullptr || list->empty()) continue;
+      ++sources;
+      for (uint32_t d : *list) consider(d);
     }
-    for (uint32_t d : global) consider(d);
-    if (!by_partition.empty()) {
-      auto it = by_partition.find(partition_key(task.file.spec_id, task.file.partition));
-      if (it != by_partition.end()) {
-        for (uint32_t d : it->second) consider(d);
-      }
-    }
-    std::sort(task.deletes.begin(), task.deletes.end());
+    if (sources > 1) std::sort(task.deletes.begin(), task.deletes.end());
   }
   // Local paths, only for what will be opened.
   for (FileTask& task : plan.tasks) task.local_path = table.local_path(task.file.file_path);

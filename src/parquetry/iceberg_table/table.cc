@@ -32,7 +32,8 @@ std::vector<uint8_t> read_whole_file(const std::string& path, const std::string&
   if (std::fseek(file.get(), 0, SEEK_END) != 0) throw_io(what + ": cannot seek " + path, errno);
   const long size = std::ftell(file.get());
   if (size < 0) throw_io(what + ": cannot size " + path, errno);
-  if (size > max_size) throw_limit(what + ": " + path + " has " + std::to_string(size) + " bytes, more than the limit");
+  if (size > max_size)
+    throw_limit(what + ": " + path + " has " + std::to_string(size) + " bytes, more than the limit");
   std::rewind(file.get());
   std::vector<uint8_t> bytes(static_cast<size_t>(size));
   if (size > 0 && std::fread(bytes.data(), 1, bytes.size(), file.get()) != bytes.size())
@@ -41,7 +42,8 @@ std::vector<uint8_t> read_whole_file(const std::string& path, const std::string&
 }
 
 std::string maybe_gunzip(std::vector<uint8_t> bytes, const std::string& what) {
-  if (bytes.size() < 2 || bytes[0] != 0x1f || bytes[1] != 0x8b) return std::string(bytes.begin(), bytes.end());
+  if (bytes.size() < 2 || bytes[0] != 0x1f || bytes[1] != 0x8b)
+    return std::string(bytes.begin(), bytes.end());
   z_stream stream{};
   if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK) throw_limit(what + ": cannot start gzip inflation");
   struct End {
@@ -55,7 +57,8 @@ std::string maybe_gunzip(std::vector<uint8_t> bytes, const std::string& what) {
   size_t produced = 0;
   for (;;) {
     if (produced == out.size()) {
-      if (out.size() >= size_t(kMaxMetadataFileSize)) throw_limit(what + ": gzip metadata inflates beyond the limit");
+      if (out.size() >= size_t(kMaxMetadataFileSize))
+        throw_limit(what + ": gzip metadata inflates beyond the limit");
       out.resize(std::min<size_t>(out.size() * 2, size_t(kMaxMetadataFileSize)));
     }
     stream.next_out = reinterpret_cast<Bytef*>(out.data() + produced);
@@ -72,7 +75,8 @@ std::string maybe_gunzip(std::vector<uint8_t> bytes, const std::string& what) {
 
 namespace {
 
-std::string strip_scheme(std::string_view path) {
+// A view into `path`: planning calls this for every file, so no copy.
+std::string_view strip_scheme(std::string_view path) {
   if (path.starts_with("file://")) {
     path.remove_prefix(7);
   } else if (path.starts_with("file:")) {
@@ -80,7 +84,7 @@ std::string strip_scheme(std::string_view path) {
   }
   while (path.starts_with("./")) path.remove_prefix(2);
   while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
-  return std::string(path);
+  return path;
 }
 
 std::string parent_of(const std::string& path) {
@@ -113,7 +117,7 @@ std::string find_in_metadata(const std::string& metadata_dir, const std::string&
   for (const std::string& candidate : {"v" + stem + ".metadata.json", "v" + stem + ".gz.metadata.json",
                                        stem + ".metadata.json", stem + ".gz.metadata.json", stem}) {
     const std::string path = metadata_dir + "/" + candidate;
-    if (file_exists(path)) return path;
+    if (file_exists(std::string(path))) return std::string(path);
   }
   return "";
 }
@@ -121,39 +125,46 @@ std::string find_in_metadata(const std::string& metadata_dir, const std::string&
 }  // namespace
 
 Table Table::open(const std::string& path_in, const TableOpenOptions& options) {
-  std::string path = strip_scheme(path_in);
+  std::string path(strip_scheme(path_in));
   std::string root;
   std::string metadata_path;
   if (is_directory(path)) {
     root = path;
     const std::string metadata_dir = root + "/metadata";
     if (!options.metadata_file.empty()) {
-      metadata_path = file_exists(options.metadata_file) ? options.metadata_file : metadata_dir + "/" + options.metadata_file;
-      if (!file_exists(metadata_path)) throw_invalid("table " + root + ": metadata file " + options.metadata_file + " not found");
+      metadata_path = file_exists(options.metadata_file) ? options.metadata_file
+                                                         : metadata_dir + "/" + options.metadata_file;
+      if (!file_exists(metadata_path))
+        throw_invalid("table " + root + ": metadata file " + options.metadata_file + " not found");
     } else if (!options.version.empty()) {
       metadata_path = find_in_metadata(metadata_dir, options.version);
-      if (metadata_path.empty()) throw_invalid("table " + root + ": no metadata file for version '" + options.version + "'");
+      if (metadata_path.empty())
+        throw_invalid("table " + root + ": no metadata file for version '" + options.version + "'");
     } else {
       const std::string hint_path = metadata_dir + "/version-hint.text";
       if (file_exists(hint_path)) {
         std::string hint = maybe_gunzip(read_whole_file(hint_path, "table " + root, 4096), "table " + root);
-        while (!hint.empty() && (hint.back() == '\n' || hint.back() == '\r' || hint.back() == ' ')) hint.pop_back();
+        while (!hint.empty() && (hint.back() == '\n' || hint.back() == '\r' || hint.back() == ' '))
+          hint.pop_back();
         while (!hint.empty() && hint.front() == ' ') hint.erase(hint.begin());
         if (hint.empty()) throw_corrupt("table " + root + ": empty version-hint.text");
         metadata_path = find_in_metadata(metadata_dir, hint);
         if (metadata_path.empty())
-          throw_corrupt("table " + root + ": version-hint.text names '" + hint + "' but no such metadata file exists");
+          throw_corrupt("table " + root + ": version-hint.text names '" + hint +
+                        "' but no such metadata file exists");
       } else {
         // No hint: the highest version present.
         std::pair<int64_t, std::string> best{-1, ""};
         std::error_code ec;
         for (const auto& entry : std::filesystem::directory_iterator(metadata_dir, ec)) {
           std::pair<int64_t, std::string> key;
-          if (entry.is_regular_file(ec) && metadata_version(entry.path().filename().string(), key) && key > best)
+          if (entry.is_regular_file(ec) && metadata_version(entry.path().filename().string(), key) &&
+              key > best)
             best = key;
         }
         if (ec) throw_io("table " + root + ": cannot list " + metadata_dir, ec.value());
-        if (best.first < 0) throw_invalid("table " + root + ": no version-hint.text and no metadata file in " + metadata_dir);
+        if (best.first < 0)
+          throw_invalid("table " + root + ": no version-hint.text and no metadata file in " + metadata_dir);
         metadata_path = metadata_dir + "/" + best.second;
       }
     }
@@ -165,7 +176,8 @@ Table Table::open(const std::string& path_in, const TableOpenOptions& options) {
     throw_invalid("table " + path + ": no such folder or metadata file");
   }
   const std::string what = "table " + root + ": metadata " + metadata_path;
-  TableMetadata metadata = parse_table_metadata(maybe_gunzip(read_whole_file(metadata_path, what), what), what);
+  TableMetadata metadata =
+      parse_table_metadata(maybe_gunzip(read_whole_file(metadata_path, what), what), what);
   return from_metadata(std::move(metadata), std::move(root), std::move(metadata_path));
 }
 
@@ -179,10 +191,15 @@ Table Table::from_metadata(TableMetadata metadata, std::string root, std::string
 }
 
 std::string Table::local_path(std::string_view written) const {
-  const std::string path = strip_scheme(written);
-  const std::string location = strip_scheme(metadata_.location);
-  if (!location.empty() && path.size() > location.size() && path.starts_with(location) && path[location.size()] == '/')
-    return root_ + path.substr(location.size());
+  const std::string_view path = strip_scheme(written);
+  const std::string_view location = strip_scheme(metadata_.location);
+  if (!location.empty() && path.size() > location.size() && path.starts_with(location) &&
+      path[location.size()] == '/') {
+    std::string local;
+    local.reserve(root_.size() + path.size() - location.size());
+    local.append(root_).append(path.substr(location.size()));
+    return local;
+  }
   // The part that names files relative to some root: after a known
   // repository prefix, after the bucket of an object-store URL, or the
   // whole relative path.
@@ -194,7 +211,7 @@ std::string Table::local_path(std::string_view written) const {
     const size_t slash = rel.find('/');
     rel = slash == std::string_view::npos ? std::string_view() : rel.substr(slash + 1);
   } else if (rel.starts_with("/")) {
-    return path;  // an absolute local path
+    return std::string(path);  // an absolute local path
   }
   // The longest leading run of rel's folders that the opened folder ends
   // with anchors the rest there: "t/metadata/x.avro" opened as ".../t".
@@ -204,7 +221,8 @@ std::string Table::local_path(std::string_view written) const {
   }
   for (size_t k = slashes.size(); k-- > 0;) {
     const std::string_view prefix = rel.substr(0, slashes[k]);
-    if (root_ == prefix || (root_.size() > prefix.size() && root_.ends_with(prefix) && root_[root_.size() - prefix.size() - 1] == '/'))
+    if (root_ == prefix || (root_.size() > prefix.size() && root_.ends_with(prefix) &&
+                            root_[root_.size() - prefix.size() - 1] == '/'))
       return root_ + std::string(rel.substr(slashes[k]));
   }
   // Elsewhere under an ancestor of the opened folder (files another table
@@ -217,7 +235,7 @@ std::string Table::local_path(std::string_view written) const {
     if (parent == ancestor) break;
     ancestor = parent;
   }
-  if (file_exists(path)) return path;
+  if (file_exists(std::string(path))) return std::string(path);
   return root_ + "/" + std::string(rel);
 }
 
