@@ -184,6 +184,30 @@ std::shared_ptr<ArrayData> promote_array(const std::shared_ptr<ArrayData>& array
   return array;
 }
 
+IntegerValues integer_values(const ArrayData& a) {
+  IntegerValues out;
+  if (a.buffers.size() < 2 || a.buffers[1].data == nullptr) return out;
+  int width = 0;
+  switch (a.type->id) {
+    case TypeId::kInt8:
+    case TypeId::kUInt8: width = 1; break;
+    case TypeId::kInt16:
+    case TypeId::kUInt16: width = 2; break;
+    case TypeId::kInt32:
+    case TypeId::kUInt32:
+    case TypeId::kDate32:
+    case TypeId::kTime32: width = 4; break;
+    case TypeId::kInt64:
+    case TypeId::kTime64:
+    case TypeId::kTimestamp: width = 8; break;
+    default: return out;
+  }
+  out.type = a.type->id;
+  out.data = a.buffers[1].data + a.offset * width;
+  out.valid = true;
+  return out;
+}
+
 void append_key(std::string& key, const ArrayData& a, int64_t row) {
   if (!a.is_valid(row)) {
     key += '\0';

@@ -24,4 +24,27 @@ std::shared_ptr<ArrayData> promote_array(const std::shared_ptr<ArrayData>& array
 /// equal values of promoted types give equal keys.
 void append_key(std::string& key, const ArrayData& array, int64_t row);
 
+/// Reads an array append_key() keys as an int64 (integers of any width but
+/// uint64, dates, times, timestamps) as int64 values; `valid` is false for
+/// any other type.
+struct IntegerValues {
+  const uint8_t* data = nullptr;  ///< the value at the array's offset
+  TypeId type = TypeId::kNull;
+  bool valid = false;
+  int64_t at(int64_t row) const {
+    switch (type) {
+      case TypeId::kInt8: return reinterpret_cast<const int8_t*>(data)[row];
+      case TypeId::kInt16: return reinterpret_cast<const int16_t*>(data)[row];
+      case TypeId::kUInt8: return reinterpret_cast<const uint8_t*>(data)[row];
+      case TypeId::kUInt16: return reinterpret_cast<const uint16_t*>(data)[row];
+      case TypeId::kUInt32: return reinterpret_cast<const uint32_t*>(data)[row];
+      case TypeId::kInt32:
+      case TypeId::kDate32:
+      case TypeId::kTime32: return reinterpret_cast<const int32_t*>(data)[row];
+      default: return reinterpret_cast<const int64_t*>(data)[row];
+    }
+  }
+};
+IntegerValues integer_values(const ArrayData& array);
+
 }  // namespace parquetry::iceberg

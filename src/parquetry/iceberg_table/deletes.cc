@@ -70,13 +70,31 @@ void DeleteCache::load(uint32_t index) {
       auto batches = reader->batches();
       RecordBatch batch;
       std::string key;
+      std::vector<int64_t> ints;
       while (batches->next(batch)) {
+        if (order.size() == 1) {
+          // One integer column: flat int64 keys, as append_key widens them.
+          const ArrayData& column = *batch.columns[size_t(order[0])];
+          const IntegerValues values = integer_values(column);
+          if (values.valid && (set->integer_keys || set->keys.empty())) {
+            set->integer_keys = true;
+            for (int64_t r = 0; r < batch.num_rows; ++r) {
+              if (column.is_valid(r)) {
+                ints.push_back(values.at(r));
+              } else {
+                set->null_key = true;
+              }
+            }
+            continue;
+          }
+        }
         for (int64_t r = 0; r < batch.num_rows; ++r) {
           key.clear();
           for (int c : order) append_key(key, *batch.columns[size_t(c)], r);
           set->keys.insert(key);
         }
       }
+      if (set->integer_keys) set->ints = FlatInt64Set(ints);
       slot.equality = std::move(set);
     } catch (const Error& e) {
       throw Error(e.code(), context + ": " + e.message(), e.where());

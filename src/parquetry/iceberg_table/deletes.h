@@ -9,6 +9,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "int_set.h"
+
 #include "parquetry/iceberg.h"
 #include "parquetry/iceberg_table.h"
 
@@ -23,6 +25,13 @@ struct EqualityDeleteSet {
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
   };
   std::unordered_set<std::string, Hash, std::equal_to<>> keys;
+  /// One equality column of a type append_key() keys as an int64 (integers
+  /// of any width, dates, times, timestamps): its keys are kept here instead
+  /// of in `keys`, the non-null ones in a flat set looked up straight from
+  /// the data column's values, and `null_key` when NULL is one of them.
+  bool integer_keys = false;
+  bool null_key = false;
+  FlatInt64Set ints;
 };
 
 class DeleteCache {

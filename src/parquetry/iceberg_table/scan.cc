@@ -257,14 +257,39 @@ struct PARQUETRY_LOCAL TableScan::Impl {
         if (rows % 8) filter_bits[size_t(rows / 8)] = uint8_t((1u << (rows % 8)) - 1);
         filtered = true;
       }
-      for (int64_t r = 0; r < rows; ++r) {
-        if (((filter_bits[size_t(r >> 3)] >> (r & 7)) & 1) == 0) continue;
-        for (size_t s = 0; s < equality.size(); ++s) {
+      auto drop = [&](int64_t r) {
+        filter_bits[size_t(r >> 3)] &= uint8_t(~(1u << (r & 7)));
+        --kept;
+      };
+      auto is_kept = [&](int64_t r) { return ((filter_bits[size_t(r >> 3)] >> (r & 7)) & 1) != 0; };
+      // Sets of integer keys look the column's values up directly (a column
+      // of another type can only match their NULL key); the others key each
+      // row as a string (arrays.h append_key).
+      std::vector<size_t> keyed;
+      for (size_t s = 0; s < equality.size(); ++s) {
+        const EqualityDeleteSet& set = *equality[s];
+        if (!set.integer_keys) {
+          keyed.push_back(s);
+          continue;
+        }
+        const ArrayData& column = *batch.columns[size_t(equality_columns[s].at(0))];
+        const IntegerValues values = integer_values(column);
+        for (int64_t r = 0; r < rows; ++r) {
+          if (!is_kept(r)) continue;
+          if (!column.is_valid(r)) {
+            if (set.null_key) drop(r);
+          } else if (values.valid && set.ints.contains(values.at(r))) {
+            drop(r);
+          }
+        }
+      }
+      for (int64_t r = 0; r < rows && !keyed.empty(); ++r) {
+        if (!is_kept(r)) continue;
+        for (size_t s : keyed) {
           key.clear();
           for (int c : equality_columns[s]) append_key(key, *batch.columns[size_t(c)], r);
           if (equality[s]->keys.find(std::string_view(key)) != equality[s]->keys.end()) {
-            filter_bits[size_t(r >> 3)] &= uint8_t(~(1u << (r & 7)));
-            --kept;
+            drop(r);
             break;
           }
         }
