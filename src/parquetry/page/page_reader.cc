@@ -6,9 +6,11 @@
 #include <string>
 
 #include "parquetry/compression/codec.h"
+#include "parquetry/encryption/aes_cipher.h"
 #include "parquetry/encryption/modules.h"
 #include "parquetry/io.h"
 #include "parquetry/io/range_reads.h"
+#include "parquetry/util/bit_util.h"
 
 namespace parquetry {
 
@@ -78,13 +80,11 @@ std::span<const uint8_t> PageReader::window_for_module(int64_t position, std::sp
     if (in_file < 4) return at;  // decrypt names the truncated module
     at = window_from(position, 4);
   }
-  const uint32_t length =
-      uint32_t(at[0]) | uint32_t(at[1]) << 8 | uint32_t(at[2]) << 16 | uint32_t(at[3]) << 24;
-  const int64_t module = 4 + int64_t(length);
+  const int64_t module = 4 + int64_t(bits::load<uint32_t>(at.data()));
   if (module <= int64_t(at.size())) return at;
   // A header module larger than any header may be (plus nonce and tag), or
   // past the file's end, is left for decrypt to reject as truncated.
-  constexpr int64_t kModuleOverhead = 12 + 16;
+  constexpr int64_t kModuleOverhead = int64_t(crypto::kNonceSize + crypto::kTagSize);
   if (module > options_.limits.max_page_header_size + kModuleOverhead + 4 || module > in_file) return at;
   return window_from(position, module);
 }
