@@ -60,6 +60,61 @@ TEST(AesCipher, CtrMatchesPublishedVector) {
   EXPECT_EQ(to_hex(out, 16), "874d6191b620e3261bef6864990db6ce");
 }
 
+TEST(AesCipher, CachedContextsGiveTheVectorsWhateverCameBefore) {
+  // Each thread keeps eight contexts keyed by key and use; cycling through
+  // more keys than that, both GCM directions, CTR, a failed tag and a key
+  // that shares its first 16 bytes with another must never leave state that
+  // changes a later result. GCM test cases 3 and 4 (AES-128) and SP 800-38A.
+  const std::string gcm_key = from_hex("feffe9928665731c6d6a8f9467308308");
+  const std::string nonce = from_hex("cafebabefacedbaddecaf888");
+  const std::string plaintext = from_hex(
+      "d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a72"
+      "1c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b391aafd255");
+  const std::string ciphertext =
+      "42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e035c17e2329aca12e"
+      "21d514b25466931c7d8f6a5aac84aa051ba30b396a0aac973d58e091473f5985";
+  const std::string aad = from_hex("feedfacedeadbeeffeedfacedeadbeefabaddad2");
+  const std::string ctr_key = from_hex("2b7e151628aed2a6abf7158809cf4f3c");
+  const std::string counter = from_hex("f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff");
+  const auto* nonce_bytes = reinterpret_cast<const uint8_t*>(nonce.data());
+  auto check_vectors = [&](int round) {
+    uint8_t out[64];
+    uint8_t tag[16];
+    crypto::gcm_encrypt(gcm_key, nonce_bytes, {}, span_of(plaintext), out, tag);
+    EXPECT_EQ(to_hex(out, 64), ciphertext) << round;
+    EXPECT_EQ(to_hex(tag, 16), "4d5c2af327cd64a62cf35abd2ba6fab4") << round;
+    crypto::gcm_encrypt(gcm_key, nonce_bytes, span_of(aad), span_of(plaintext).first(60), out, tag);
+    EXPECT_EQ(to_hex(out, 60), ciphertext.substr(0, 120)) << round;
+    EXPECT_EQ(to_hex(tag, 16), "5bc94fbc3221a5db94fae95ae7121a47") << round;
+    uint8_t decrypted[60];
+    ASSERT_TRUE(crypto::gcm_decrypt(gcm_key, nonce_bytes, span_of(aad), {out, 60}, tag, decrypted)) << round;
+    EXPECT_EQ(std::string(reinterpret_cast<char*>(decrypted), 60), plaintext.substr(0, 60)) << round;
+    tag[0] ^= 1;
+    EXPECT_FALSE(crypto::gcm_decrypt(gcm_key, nonce_bytes, span_of(aad), {out, 60}, tag, decrypted)) << round;
+    tag[0] ^= 1;
+    EXPECT_TRUE(crypto::gcm_decrypt(gcm_key, nonce_bytes, span_of(aad), {out, 60}, tag, decrypted)) << round;
+    crypto::ctr_crypt(ctr_key, reinterpret_cast<const uint8_t*>(counter.data()),
+                      span_of(from_hex("6bc1bee22e409f96e93d7e117393172a")), out);
+    EXPECT_EQ(to_hex(out, 16), "874d6191b620e3261bef6864990db6ce") << round;
+  };
+  check_vectors(0);
+  for (int round = 1; round <= 3; ++round) {
+    // gcm_key itself, gcm_key and eight zero bytes (a 24-byte key), and ten
+    // other keys of every size.
+    for (int i = 0; i < 12; ++i) {
+      std::string key = gcm_key + std::string(size_t(i % 3) * 8, char(i - 1));
+      if (i > 1) key[0] = char(i + round);
+      uint8_t out[64];
+      uint8_t tag[16];
+      crypto::gcm_encrypt(key, nonce_bytes, span_of(aad), span_of(plaintext), out, tag);
+      EXPECT_FALSE(i > 0 && to_hex(out, 64) == ciphertext);
+      crypto::ctr_crypt(key, reinterpret_cast<const uint8_t*>(counter.data()), span_of(plaintext).first(16), out);
+      EXPECT_FALSE(crypto::gcm_decrypt(key, nonce_bytes, {}, span_of(plaintext), tag, out));
+    }
+    check_vectors(round);
+  }
+}
+
 TEST(AesCipher, RejectsKeysOfOtherSizes) {
   const uint8_t nonce[12] = {};
   uint8_t tag[16];

@@ -1,6 +1,7 @@
 // Internal: AES-GCM and AES-CTR through OpenSSL's EVP interface, for keys of
-// 16, 24 or 32 bytes. Each thread reuses one cipher context, so a page costs
-// a key schedule and the cipher pass, no allocation.
+// 16, 24 or 32 bytes. Each thread keeps a few cipher contexts with their key
+// schedules, so a page of a chunk whose key was used last costs its nonce and
+// the cipher pass: no allocation, no key schedule, no algorithm lookup.
 #pragma once
 
 #include <cstddef>
