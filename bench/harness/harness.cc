@@ -823,6 +823,22 @@ std::vector<DatasetFact> dataset_facts(const std::string& data_dir) {
   return facts;
 }
 
+// Runs fork 1 of every case in `cases`, then fork 2 of each, ... (options.forks
+// forks), and adds each case's row to `rows`.
+void run_interleaved(const Options& options, const std::string& self,
+                     const std::vector<const CaseInfo*>& cases, std::map<const CaseInfo*, Row>& rows) {
+  std::vector<CaseRun> runs;
+  for (const CaseInfo* info : cases) runs.push_back(start_case(options, *info));
+  for (int fork = 1; fork <= options.forks; ++fork) {
+    for (size_t i = 0; i < runs.size(); ++i)
+      run_fork(options, self, runs[i], fork, int(i) + 1, static_cast<int>(runs.size()));
+  }
+  for (CaseRun& run : runs) {
+    const CaseInfo* info = run.info;
+    rows.emplace(info, finish_case(std::move(run)));
+  }
+}
+
 int run_orchestrator(const Options& options, const std::string& self) {
   std::vector<CaseInfo> cases;
   for (const std::string& name : list_benchmarks(self)) {
@@ -862,26 +878,26 @@ int run_orchestrator(const Options& options, const std::string& self) {
   // --interleave: every case's forks first, round-robin over the cases in table order.
   std::map<const CaseInfo*, Row> interleaved;
   if (options.interleave) {
-    std::vector<CaseRun> runs;
-    for (const std::string& table : table_order) {
-      for (const CaseInfo* info : by_table[table]) runs.push_back(start_case(options, *info));
-    }
-    for (int fork = 1; fork <= options.forks; ++fork) {
-      for (size_t i = 0; i < runs.size(); ++i)
-        run_fork(options, self, runs[i], fork, int(i) + 1, static_cast<int>(runs.size()));
-    }
-    for (CaseRun& run : runs) {
-      const CaseInfo* info = run.info;
-      interleaved.emplace(info, finish_case(std::move(run)));
-    }
+    std::vector<const CaseInfo*> all;
+    for (const std::string& table : table_order)
+      all.insert(all.end(), by_table[table].begin(), by_table[table].end());
+    run_interleaved(options, self, all, interleaved);
   }
   for (const std::string& table : table_order) {
     // Each table's wall time (cases and peers) is printed with it, so the
     // quick profile's 10-minute budget can be checked table by table.
     const auto table_start = std::chrono::steady_clock::now();
+    // A table whose cases ask for interleaved forks runs them so now.
+    int table_forks = 0;
+    for (const CaseInfo* info : by_table[table]) table_forks = std::max(table_forks, info->interleaved_forks);
+    if (!options.interleave && table_forks > 0) {
+      Options table_options = options;
+      table_options.forks = std::max(options.forks, table_forks);
+      run_interleaved(table_options, self, by_table[table], interleaved);
+    }
     std::vector<Row> rows;
     for (const CaseInfo* info : by_table[table]) {
-      if (options.interleave) {
+      if (interleaved.count(info)) {
         rows.push_back(std::move(interleaved.at(info)));
       } else {
         rows.push_back(run_case(options, *info, self, ++index, static_cast<int>(cases.size())));

@@ -90,6 +90,11 @@ class CaseBuilder {
   /// RSS; the table's peer runs N times in fresh processes too (its first
   /// query). For cases whose op is what a program does once: scans, writes.
   CaseBuilder& cold();
+  /// At least `forks` forks, run round-robin with the other cases of its
+  /// table (as --interleave does) whatever --forks says: for tables whose
+  /// rows are held to a bound against each other (a few percent), where a
+  /// machine drifting between two rows' runs would decide the ratio.
+  CaseBuilder& interleaved_forks(int forks);
 
   struct Spec;
   explicit CaseBuilder(Spec* spec) : spec_(spec) {}

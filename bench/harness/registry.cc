@@ -83,6 +83,11 @@ CaseBuilder& CaseBuilder::cold() {
   return *this;
 }
 
+CaseBuilder& CaseBuilder::interleaved_forks(int forks) {
+  spec_->interleaved_forks = forks;
+  return *this;
+}
+
 void set_table_peer(std::string suite, std::string table, PeerSpec peer) {
   table_peers().push_back(TablePeer{std::move(suite), std::move(table), std::move(peer)});
 }
@@ -109,6 +114,7 @@ void register_api_cases() {
       info.single_shot = spec.single_shot;
       info.baseline = spec.baseline;
       info.cold = spec.cold;
+      info.interleaved_forks = spec.interleaved_forks;
       info.full_name = info.table + ":" + spec.name;
       for (const auto& [key, value] : params) {
         info.full_name += "/" + key + "=" + value;

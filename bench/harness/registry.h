@@ -21,6 +21,7 @@ struct CaseBuilder::Spec {
   bool single_shot = false;
   bool baseline = false;
   bool cold = false;
+  int interleaved_forks = 0;
 };
 
 struct TablePeer {
@@ -40,7 +41,8 @@ struct CaseInfo {
   bool api = false;
   bool single_shot = false;
   bool baseline = false;
-  bool cold = false;  ///< also measured cold (--cold N): one operation per fresh process
+  bool cold = false;          ///< also measured cold (--cold N): one operation per fresh process
+  int interleaved_forks = 0;  ///< at least this many forks, interleaved with its table's (0: the run's)
 };
 
 std::deque<CaseBuilder::Spec>& case_specs();
