@@ -23,11 +23,14 @@ struct Limits {
   int32_t max_nesting_depth = 64;
   /// Largest page header, in bytes.
   int64_t max_page_header_size = 16LL << 20;
-  /// Largest page body, compressed or uncompressed, in bytes. Guards against
-  /// decompression bombs: a page that inflates past this is rejected.
-  int64_t max_page_size = 1LL << 30;
-  /// Largest dictionary page, uncompressed, in bytes.
-  int64_t max_dictionary_size = 1LL << 30;
+  /// Largest page body, compressed or uncompressed, in bytes: by default the
+  /// most a page header's 32-bit sizes can declare, as real writers fill
+  /// that range (a 1 GiB string is a 1 GiB page). A page that inflates past
+  /// its declared size, or past this, is rejected; services reading
+  /// untrusted files lower it to bound what one page may allocate.
+  int64_t max_page_size = (1LL << 31) - 1;
+  /// Largest dictionary page, uncompressed, in bytes (default as above).
+  int64_t max_dictionary_size = (1LL << 31) - 1;
   /// Most values (levels included) one page may declare.
   int64_t max_values_per_page = 1LL << 28;
   /// Most rows one output batch may hold.

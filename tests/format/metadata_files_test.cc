@@ -19,7 +19,7 @@ namespace parquetry {
 namespace {
 
 using testing::parquet_testing;
-using testing::public_parquet_files;
+using testing::all_public_parquet_files;
 
 FileMetaData read_footer(const std::string& relative, const MetadataOptions& options = {}) {
   MmapSource source(parquet_testing("data/" + relative).string());
@@ -33,7 +33,7 @@ const ColumnMetaData& column(const FileMetaData& m, size_t row_group, size_t ind
 InlineVector<Encoding, 4> encodings(std::initializer_list<Encoding> list) { return list; }
 
 TEST(MetadataFiles, PublicFileListHasNoEncryptedFiles) {
-  auto files = public_parquet_files();
+  auto files = all_public_parquet_files();
   ASSERT_GE(files.size(), 45u);
   for (const auto& f : files) {
     EXPECT_EQ(f.extension(), ".parquet") << f;
@@ -42,7 +42,7 @@ TEST(MetadataFiles, PublicFileListHasNoEncryptedFiles) {
 }
 
 TEST(MetadataFiles, EveryPublicFooterDecodes) {
-  for (const auto& path : public_parquet_files()) {
+  for (const auto& path : all_public_parquet_files()) {
     SCOPED_TRACE(path.string());
     MmapSource source(path.string());
     FileMetaData m = read_file_metadata(source);
@@ -345,7 +345,7 @@ TEST(MetadataFiles, PlaintextFooterOfEncryptedFileDecodes) {
 // --- round trips -----------------------------------------------------------
 
 std::vector<std::filesystem::path> round_trip_files() {
-  auto files = public_parquet_files();
+  auto files = all_public_parquet_files();
   files.push_back(parquet_testing("data/encrypt_columns_plaintext_footer.parquet.encrypted"));
   return files;
 }

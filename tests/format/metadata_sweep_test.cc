@@ -78,7 +78,7 @@ TEST(MetadataSweep, TruncatedAndMutatedFooters) {
   Limits limits;
   std::mt19937_64 rng(20261202);
   size_t cases = 0, decoded = 0, footers = 0;
-  for (const auto& path : testing::public_parquet_files()) {
+  for (const auto& path : testing::all_public_parquet_files()) {
     SCOPED_TRACE(path.string());
     std::vector<uint8_t> file = testing::read_bytes(path);
     std::vector<uint8_t> footer = footer_bytes(file);
@@ -134,7 +134,7 @@ TEST(MetadataSweep, TightLimitsAreRespected) {
   tight.max_thrift_string_size = 8;
   tight.max_nesting_depth = 3;
   int limited = 0;
-  for (const auto& path : testing::public_parquet_files()) {
+  for (const auto& path : testing::all_public_parquet_files()) {
     std::vector<uint8_t> footer = footer_bytes(testing::read_bytes(path));
     try {
       decode_file_metadata(footer, tight);

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -367,6 +368,122 @@ TEST(BatchStream, WindowedReadsHoldLessThanARowGroup) {
 
 // Every public test file: batches() renders exactly the rows read_row_group() does
 // (read_row_group never reads in windows).
+// A file whose rows go on from one page into the next, as v1 pages may
+// (FileWriter cuts pages at rows, so this one is put together by hand): two
+// bare repeated columns, int32 and string, six rows of 13 entries in four
+// PLAIN pages cut at entries 3, 6 and 10, so rows 0, 1 and 4 start in one
+// page and end in the next, and row 2 is empty.
+std::string write_rows_across_pages() {
+  struct Entry {
+    int16_t rep, def;
+    int32_t value;
+  };
+  const std::vector<Entry> entries = {{0, 1, 1},  {1, 1, 2},  {1, 1, 3}, {1, 1, 4}, {1, 1, 5},
+                                      {0, 1, 6},  {1, 1, 7},  {0, 0, 0}, {0, 1, 8}, {0, 1, 9},
+                                      {1, 1, 10}, {1, 1, 11}, {0, 1, 12}};
+  const std::vector<std::pair<size_t, size_t>> pages = {{0, 3}, {3, 6}, {6, 10}, {10, 13}};
+  // One bit-packed run of width 1 (at most 8 levels), behind its 4-byte length.
+  auto levels = [](Buffer& out, const std::vector<int16_t>& values) {
+    uint8_t run[2] = {3, 0};  // header: one group of 8, bit-packed
+    for (size_t i = 0; i < values.size(); ++i) run[1] |= uint8_t(values[i] << i);
+    const uint32_t length = 2;
+    out.append(&length, 4);
+    out.append(run, 2);
+  };
+  Buffer file;
+  file.append("PAR1", 4);
+  FileMetaData metadata;
+  metadata.num_rows = 6;
+  metadata.created_by = "parquetry test: rows across pages";
+  SchemaElement root;
+  root.name = "schema";
+  root.num_children = 2;
+  metadata.schema.push_back(root);
+  RowGroup group;
+  group.num_rows = 6;
+  for (const bool strings : {false, true}) {
+    SchemaElement leaf;
+    leaf.name = strings ? "s" : "n";
+    leaf.type = strings ? Type::BYTE_ARRAY : Type::INT32;
+    leaf.repetition_type = FieldRepetitionType::REPEATED;
+    if (strings) leaf.converted_type = ConvertedType::UTF8;
+    metadata.schema.push_back(leaf);
+    ColumnChunk chunk;
+    ColumnMetaData meta;
+    meta.type = *leaf.type;
+    meta.encodings = {Encoding::PLAIN, Encoding::RLE};
+    meta.path_in_schema = StringList{leaf.name};
+    meta.num_values = int64_t(entries.size());
+    meta.data_page_offset = int64_t(file.size());
+    for (const auto& [begin, end] : pages) {
+      Buffer body;
+      std::vector<int16_t> rep, def;
+      for (size_t i = begin; i < end; ++i) {
+        rep.push_back(entries[i].rep);
+        def.push_back(entries[i].def);
+      }
+      levels(body, rep);
+      levels(body, def);
+      for (size_t i = begin; i < end; ++i) {
+        if (entries[i].def == 0) continue;
+        if (strings) {
+          const std::string text = "v" + std::to_string(entries[i].value);
+          const uint32_t length = uint32_t(text.size());
+          body.append(&length, 4);
+          body.append(text.data(), text.size());
+        } else {
+          body.append(&entries[i].value, 4);
+        }
+      }
+      PageHeader header;
+      header.type = PageType::DATA_PAGE;
+      header.uncompressed_page_size = header.compressed_page_size = int32_t(body.size());
+      header.data_page_header = DataPageHeader{};
+      header.data_page_header->num_values = int32_t(end - begin);
+      Buffer encoded;
+      encode_page_header(header, encoded);
+      file.append(encoded.data(), encoded.size());
+      file.append(body.data(), body.size());
+    }
+    meta.total_compressed_size = meta.total_uncompressed_size = int64_t(file.size()) - meta.data_page_offset;
+    group.total_byte_size += meta.total_uncompressed_size;
+    chunk.file_offset = meta.data_page_offset;
+    chunk.meta_data = meta;
+    group.columns.push_back(chunk);
+  }
+  metadata.row_groups.push_back(group);
+  Buffer footer;
+  encode_file_metadata(metadata, footer);
+  file.append(footer.data(), footer.size());
+  const uint32_t footer_length = uint32_t(footer.size());
+  file.append(&footer_length, 4);
+  file.append("PAR1", 4);
+  const std::string path = (testing::temp_dir() / "rows_across_pages.parquet").string();
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(file.data()), std::streamsize(file.size()));
+  return path;
+}
+
+TEST(BatchStream, RowsThatGoOnIntoTheNextPageStayWhole) {
+  const std::string path = write_rows_across_pages();
+  ReaderOptions options;
+  const std::vector<std::string> expected = whole_rows(path, options);
+  ASSERT_EQ(expected.size(), 6u);
+  EXPECT_EQ(expected[0], R"({"n":[1,2,3,4,5],"s":["v1","v2","v3","v4","v5"]})");
+  EXPECT_EQ(expected[1], R"({"n":[6,7],"s":["v6","v7"]})");
+  EXPECT_EQ(expected[2], R"({"n":[],"s":[]})");
+  EXPECT_EQ(expected[4], R"({"n":[9,10,11],"s":["v9","v10","v11"]})");
+  EXPECT_EQ(expected[5], R"({"n":[12],"s":["v12"]})");
+  // One- and two-row batches are streamed (six rows are more than two
+  // batches): each batch's last row is completed from the next page.
+  for (int64_t batch_size : {1, 2}) {
+    options.batch_size = batch_size;
+    std::vector<int64_t> sizes;
+    EXPECT_EQ(streamed_rows(path, options, &sizes), expected) << "batch_size " << batch_size;
+    EXPECT_EQ(sizes, std::vector<int64_t>(size_t(6 / batch_size), batch_size));
+  }
+}
+
 TEST(BatchStream, EveryPublicFileStreamsItsRowGroups) {
   std::vector<std::filesystem::path> files = testing::public_parquet_files();
   for (const char* folder : {"shredded_variant", "variant"}) {

@@ -14,8 +14,18 @@ std::filesystem::path shared_dir();
 std::filesystem::path parquet_testing(const std::string& relative);
 /// shared/testdata/duckdb-baseline/parquet-testing/<relative>.
 std::filesystem::path duckdb_baseline(const std::string& relative);
-/// Every *.parquet file under parquet-testing/data (sorted), encrypted ones excluded.
+/// Every *.parquet file under parquet-testing/data (sorted), encrypted ones
+/// excluded, and those whose values need gigabytes (needs_gigabytes): the
+/// sweeps over this list read every file several ways, tests of their own
+/// read those.
 std::vector<std::filesystem::path> public_parquet_files();
+/// public_parquet_files() and the files that need gigabytes: for sweeps of
+/// footers, headers and page bytes that never decode a column's values.
+std::vector<std::filesystem::path> all_public_parquet_files();
+/// Whether decoding a parquet-testing file needs gigabytes of memory and
+/// seconds per read: large_string_map.brotli.parquet (two 1 GiB strings),
+/// read by tests/read/large_strings_test.cc.
+bool needs_gigabytes(const std::filesystem::path& path);
 /// The whole file as bytes.
 std::vector<uint8_t> read_bytes(const std::filesystem::path& path);
 /// A fresh empty folder for this test's output, removed at process exit.

@@ -57,6 +57,7 @@ Buffer& writable(std::shared_ptr<Buffer>& slot) {
 
 void ChunkDecoder::reset_output(int64_t reserve_levels, ChunkValues& out) {
   has_dictionary_ = false;
+  chunk_has_levels_ = false;
   dictionary_size_ = 0;
   out.clear_counts();
   gathered_fallback_ = false;
@@ -221,9 +222,10 @@ void ChunkDecoder::decode_data_page(const Page& page, ChunkValues& out) {
     int16_t* levels = reinterpret_cast<int16_t*>(extend(*out.rep_levels, size_t(n) * 2));
     if (rep_decoder.decode(levels, n) != n)
       throw_corrupt("page holds fewer repetition levels than its value count");
-    if (n > 0 && out.num_levels == 0 && levels[0] != 0)
+    if (n > 0 && !chunk_has_levels_ && levels[0] != 0)
       throw_corrupt("first repetition level of a column chunk is not 0");
   }
+  chunk_has_levels_ = chunk_has_levels_ || n > 0;
   int64_t non_null = n;
   if (spec_.flat_optional()) {
     Buffer& validity = *out.validity;

@@ -123,6 +123,10 @@ class ChunkDecoder {
   /// start of `to` (fresh from begin_batch) and trims `from` to the entries
   /// before `level`.
   void split_off(ChunkValues& from, int64_t level, ChunkValues& to);
+  /// Appends every level entry of `from` and its values to `to` (the inverse
+  /// of split_off), leaving `from` empty; byte arrays past the reach of
+  /// 32-bit offsets fail. Not for dictionary indices.
+  void append(ChunkValues& from, ChunkValues& to);
   /// Completes a batch's output: with dictionary_indices, shares the chunk's
   /// dictionary (or, after a non-dictionary page, makes the batch's dense
   /// values its own dictionary).
@@ -148,7 +152,10 @@ class ChunkDecoder {
   Buffer indices_;
   Buffer scratch_;
   bool gathered_fallback_ = false;  // dictionary_indices chunk met a non-dictionary page
-  bool keep_page_views_ = true;     // false while streaming: values never stay in the page
+  // Whether a page of the chunk held levels: only its first level must start a
+  // row (a stream may decode a later page into an empty batch or carry).
+  bool chunk_has_levels_ = false;
+  bool keep_page_views_ = true;  // false while streaming: values never stay in the page
   // Streaming with dictionary_indices: the chunk's dictionary as the batches share it.
   std::shared_ptr<Buffer> shared_dictionary_values_;
   std::shared_ptr<Buffer> shared_dictionary_offsets_;

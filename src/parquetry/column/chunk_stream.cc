@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <string>
 
 #include "parquetry/encoding/bit_unpack.h"
@@ -16,6 +17,7 @@ namespace parquetry {
 
 void ChunkDecoder::begin_chunk() {
   has_dictionary_ = false;
+  chunk_has_levels_ = false;
   dictionary_size_ = 0;
   gathered_fallback_ = false;
   keep_page_views_ = false;
@@ -137,6 +139,53 @@ void ChunkDecoder::split_off(ChunkValues& from, int64_t level, ChunkValues& to) 
   from.num_values = values_before;
 }
 
+void ChunkDecoder::append(ChunkValues& from, ChunkValues& to) {
+  if (spec_.dictionary_indices) throw_invalid("appending dictionary indices");
+  from.materialize();
+  to.materialize();
+  const int64_t levels = from.num_levels;
+  auto append_levels = [&](Buffer* source, Buffer* target) {
+    target->append(source->data(), size_t(levels) * 2);
+  };
+  if (from.rep_levels) append_levels(from.rep_levels.get(), to.rep_levels.get());
+  if (from.def_levels) append_levels(from.def_levels.get(), to.def_levels.get());
+  if (from.validity) {
+    to.validity->resize(size_t(bits::bytes_for_bits(to.num_levels + levels)));
+    if (levels > 0) encoding::copy_bits(from.validity->data(), 0, to.validity->data(), to.num_levels, levels);
+    to.null_count += from.null_count;
+  }
+  Buffer& source = *from.values;
+  Buffer& target = *to.values;
+  const PhysicalLayout layout = spec_.layout();
+  if (layout == PhysicalLayout::kFixed) {
+    target.append(source.data(), size_t(from.num_values) * size_t(spec_.width()));
+  } else if (layout == PhysicalLayout::kBool) {
+    target.resize(size_t(bits::bytes_for_bits(to.num_values + from.num_values)));
+    if (from.num_values > 0)
+      encoding::copy_bits(source.data(), 0, target.data(), to.num_values, from.num_values);
+  } else {
+    const int32_t* offsets = from.offsets->as<int32_t>();
+    const int64_t base = to.offsets->as<int32_t>()[to.num_values];
+    const int64_t added = offsets[from.num_values];
+    if (base + added > int64_t(std::numeric_limits<int32_t>::max()))
+      throw_limit("byte array data exceeds the 2 GiB reach of 32-bit offsets");
+    Buffer& target_offsets = *to.offsets;
+    target_offsets.resize(size_t(to.num_values + from.num_values + 1) * 4);
+    int32_t* rebased = target_offsets.as<int32_t>() + to.num_values;
+    for (int64_t i = 1; i <= from.num_values; ++i) rebased[i] = int32_t(base + offsets[i]);
+    target.append(source.data(), size_t(added));
+  }
+  to.num_levels += levels;
+  to.num_values += from.num_values;
+  to.data_pages += from.data_pages;
+  from.clear_counts();
+  if (from.rep_levels) from.rep_levels->resize(0);
+  if (from.def_levels) from.def_levels->resize(0);
+  if (from.validity) from.validity->resize(0);
+  from.values->resize(0);
+  if (from.offsets) from.offsets->resize(4);
+}
+
 void ChunkDecoder::finish_batch(ChunkValues& out) {
   if (!spec_.dictionary_indices) return;
   if (gathered_fallback_) {
@@ -229,9 +278,31 @@ void ChunkStream::next(int64_t rows, ChunkValues& out) {
   row_starts_ = 0;
   if (nested) count_row_starts();
   // A nested row is complete once the next one starts (or the chunk ends).
+  // Once the batch's last row has started, the next page goes to the carry:
+  // it usually starts a row of the next batch, and decoded into the batch
+  // it would be held twice (and could take a batch of very long strings
+  // past 2 GiB). When it goes on with the last row it joins the batch.
+  bool next_rows_carried = false;
   if (nested) {
     while (!exhausted_ && row_starts_ <= rows) {
-      decode_page(pending_);
+      if (row_starts_ == rows && !spec_.dictionary_indices) {
+        decoder_->begin_batch(carry_, *carry_pool_, 0, 0);
+        decode_page(carry_);
+        if (levels_out_ + pending_.num_levels + carry_.num_levels > expected_levels_) {
+          throw Error(
+              ErrorCode::kCorrupt,
+              "column chunk declares " + std::to_string(expected_levels_) + " values but its pages hold more",
+              pages_->where());
+        }
+        if (carry_.num_levels == 0) continue;
+        if (carry_.rep_levels->as<int16_t>()[0] == 0) {
+          next_rows_carried = true;
+          break;
+        }
+        decoder_->append(carry_, pending_);
+      } else {
+        decode_page(pending_);
+      }
       count_row_starts();
     }
   } else {
@@ -245,8 +316,10 @@ void ChunkStream::next(int64_t rows, ChunkValues& out) {
                 pages_ ? pages_->where() : ErrorLocation{});
   }
   const int64_t cut = !nested ? rows : row_starts_ > rows ? level_of_row(rows) : pending_.num_levels;
-  decoder_->begin_batch(carry_, *carry_pool_, 0, 0);
-  decoder_->split_off(pending_, cut, carry_);
+  if (!next_rows_carried) {
+    decoder_->begin_batch(carry_, *carry_pool_, 0, 0);
+    decoder_->split_off(pending_, cut, carry_);
+  }
   levels_out_ += cut;
   rows_left_ -= rows;
   out = std::move(pending_);

@@ -9,6 +9,38 @@
 #include "parquetry/util/parallel.h"
 
 namespace parquetry {
+namespace {
+
+// Byte-array data one batch's column may hold: half the 2 GiB reach of its
+// 32-bit offsets, as the estimate below is an average per row and pages
+// that gather from a dictionary can run past it.
+constexpr int64_t kBatchByteArrayTarget = int64_t(1) << 30;
+
+// Rows per batch in a row group: batch_size, or fewer when a selected
+// BYTE_ARRAY chunk holds so many bytes per row that batch_size rows would
+// pass the reach of 32-bit offsets (strings of hundreds of MiB, such as
+// parquet-testing's two 1 GiB map keys, which Arrow hands out in chunks).
+// The chunk's unencoded byte-array size is exact when the writer gave it;
+// otherwise its uncompressed size stands in (a dictionary counted once).
+int64_t batch_rows_for(const RowGroup& row_group, const Schema& schema,
+                       const std::vector<int32_t>& selected_columns, int64_t batch_size) {
+  int64_t rows = std::max<int64_t>(batch_size, 1);
+  for (const int32_t c : selected_columns) {
+    if (schema.column(size_t(c)).physical_type != Type::BYTE_ARRAY) continue;
+    const ColumnChunk& chunk = row_group.columns[size_t(c)];
+    if (!chunk.meta_data) continue;
+    int64_t bytes = chunk.meta_data->total_uncompressed_size;
+    if (chunk.meta_data->size_statistics && chunk.meta_data->size_statistics->unencoded_byte_array_data_bytes)
+      bytes = *chunk.meta_data->size_statistics->unencoded_byte_array_data_bytes;
+    if (bytes <= kBatchByteArrayTarget) continue;
+    // rows * target / bytes without overflow: rows <= 2^63 / 2^30 never holds for real files.
+    const double fit = double(row_group.num_rows) * double(kBatchByteArrayTarget) / double(bytes);
+    rows = std::min(rows, std::max<int64_t>(1, int64_t(fit)));
+  }
+  return rows;
+}
+
+}  // namespace
 
 void FileReader::Impl::init_stream(GroupStream& stream) {
   stream.decoders.clear();
@@ -51,11 +83,13 @@ bool FileReader::Impl::open_stream(GroupStream& stream, int index) {
   }
   const RowGroup& row_group = metadata.row_groups[size_t(index)];
   if (row_group.columns.size() != schema->num_columns() || row_group.num_rows <= 0) return false;
+  const int64_t batch_rows = batch_rows_for(row_group, *schema, selected_columns, options.batch_size);
   // A row group of at most two batches is decoded whole and handed out as
   // zero-copy slices: streaming holds a batch plus the page that ends it, and
   // writers that put a whole chunk in one page (DuckDB: 122,880 rows) made
-  // that a row group and a half, with every row copied once more.
-  if (row_group.num_rows <= 2 * std::max<int64_t>(options.batch_size, 1)) return false;
+  // that a row group and a half, with every row copied once more. Not when
+  // its strings need smaller batches: decoded whole they would not fit.
+  if (batch_rows == options.batch_size && row_group.num_rows <= 2 * batch_rows) return false;
   const FetchedRanges* bytes = nullptr;
   const bool windowed = windowed_streams();
   if (windowed) {
@@ -112,7 +146,7 @@ bool FileReader::Impl::open_stream(GroupStream& stream, int index) {
         pages = std::make_unique<PageReader>(*source, meta, page_options, where, &decompress_slots[size_t(c)],
                                              bytes);
       }
-      stream.columns[i].start(std::move(pages), row_group.num_rows, meta.num_values, options.batch_size);
+      stream.columns[i].start(std::move(pages), row_group.num_rows, meta.num_values, batch_rows);
     } catch (const Error& e) {
       throw e.with_location(where);
     }
@@ -120,6 +154,7 @@ bool FileReader::Impl::open_stream(GroupStream& stream, int index) {
   std::fill(stream.dictionaries.begin(), stream.dictionaries.end(), nullptr);
   stream.row_group = index;
   stream.rows_left = row_group.num_rows;
+  stream.batch_rows = batch_rows;
   return true;
 }
 
@@ -204,7 +239,7 @@ class RowGroupBatches final : public BatchReader {
         // Let go of the caller's previous batch first, so its buffers go back
         // to the pool and are refilled instead of fresh memory.
         out.columns.clear();
-        const int64_t rows = std::min(impl_->options.batch_size, stream_.rows_left);
+        const int64_t rows = std::min(stream_.batch_rows, stream_.rows_left);
         try {
           out = impl_->next_stream_batch(stream_, rows);
         } catch (...) {

@@ -828,6 +828,7 @@ struct PARQUETRY_LOCAL FileReader::Impl {
   struct GroupStream {
     int32_t row_group = -1;
     int64_t rows_left = 0;
+    int64_t batch_rows = 0;  // rows per batch: batch_size, fewer for very long strings
     std::vector<std::unique_ptr<ChunkDecoder>> decoders;  // per selected column
     std::vector<ChunkStream> columns;                     // per selected column
     // Per selected column: the keys its PageReader points at, so they live as
