@@ -33,7 +33,7 @@ int64_t batch_rows_for(const RowGroup& row_group, const Schema& schema,
     if (chunk.meta_data->size_statistics && chunk.meta_data->size_statistics->unencoded_byte_array_data_bytes)
       bytes = *chunk.meta_data->size_statistics->unencoded_byte_array_data_bytes;
     if (bytes <= kBatchByteArrayTarget) continue;
-    // rows * target / bytes without overflow: rows <= 2^63 / 2^30 never holds for real files.
+    // In doubles: rows * 2^30 overflows int64 from 2^33 rows (a footer may say anything).
     const double fit = double(row_group.num_rows) * double(kBatchByteArrayTarget) / double(bytes);
     rows = std::min(rows, std::max<int64_t>(1, int64_t(fit)));
   }
