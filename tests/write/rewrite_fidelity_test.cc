@@ -1,7 +1,7 @@
 // `parquetry rewrite` keeps the input's schema annotation for annotation and
 // its values, on every public parquet-testing file and on files the tests
 // write (the annotation zoo, through WriterOptions::parquet_schema and
-// through the Arrow-derived mapping):
+// through the Arrow-derived mapping, and two files the protobuf layer writes):
 //   - `parquetry schema` (text and --json) prints the same for input and
 //     output, the footers hold equal SchemaElement lists and key-value
 //     metadata, and the default rewrite keeps the row groups;
@@ -17,6 +17,11 @@
 // list: rewriting it takes 45 s and 12 GB (docs/limits.md); its reading is
 // tests/read/large_strings_test.cc's.
 #include <gtest/gtest.h>
+
+#include <google/protobuf/descriptor.h>
+#include <google/protobuf/descriptor.pb.h>
+#include <google/protobuf/dynamic_message.h>
+#include <google/protobuf/text_format.h>
 #include <simdjson.h>
 #include <sys/wait.h>
 
@@ -33,6 +38,7 @@
 #include "annotation_zoo.h"
 #include "parquetry/error.h"
 #include "parquetry/io.h"
+#include "parquetry/proto.h"
 #include "parquetry/reader.h"
 #include "parquetry/variant_builder.h"
 #include "parquetry/variant_json.h"
@@ -413,6 +419,143 @@ TEST(RewriteFidelityTest, ShreddedVariantFilesKeepTheirLayout) {
   // (087), an unsigned integer in typed_value (127).
   check_rewrites(dir, cases,
                  {"case-041.parquet", "case-087.parquet", "case-127.parquet", "case-131.parquet"});
+}
+
+// Files the protobuf layer writes (ProtoWriter by reflection, as
+// tests/proto does with generated types): a message of every scalar kind,
+// an enum, a nested message, repeated scalars and messages and a map, in
+// the default layout (3-level LIST/MAP, unsigned annotations, ENUM strings)
+// and parquet-java's legacy one. The descriptor is built at run time.
+const google::protobuf::Descriptor* fidelity_message(google::protobuf::DescriptorPool& pool) {
+  google::protobuf::FileDescriptorProto file;
+  const bool parsed = google::protobuf::TextFormat::ParseFromString(
+      R"pb(
+        name: "fidelity.proto"
+        package: "fidelity"
+        syntax: "proto3"
+        enum_type {
+          name: "Color"
+          value { name: "RED" number: 0 }
+          value { name: "GREEN" number: 1 }
+        }
+        message_type {
+          name: "Inner"
+          field { name: "x" number: 1 label: LABEL_OPTIONAL type: TYPE_INT32 }
+          field { name: "tag" number: 2 label: LABEL_OPTIONAL type: TYPE_STRING }
+        }
+        message_type {
+          name: "Row"
+          field { name: "i32" number: 1 label: LABEL_OPTIONAL type: TYPE_INT32 }
+          field { name: "i64" number: 2 label: LABEL_OPTIONAL type: TYPE_INT64 }
+          field { name: "u32" number: 3 label: LABEL_OPTIONAL type: TYPE_UINT32 }
+          field { name: "u64" number: 4 label: LABEL_OPTIONAL type: TYPE_UINT64 }
+          field { name: "s32" number: 5 label: LABEL_OPTIONAL type: TYPE_SINT32 }
+          field { name: "fx64" number: 6 label: LABEL_OPTIONAL type: TYPE_FIXED64 }
+          field { name: "d" number: 7 label: LABEL_OPTIONAL type: TYPE_DOUBLE }
+          field { name: "f" number: 8 label: LABEL_OPTIONAL type: TYPE_FLOAT }
+          field { name: "b" number: 9 label: LABEL_OPTIONAL type: TYPE_BOOL }
+          field { name: "s" number: 10 label: LABEL_OPTIONAL type: TYPE_STRING }
+          field { name: "by" number: 11 label: LABEL_OPTIONAL type: TYPE_BYTES }
+          field {
+            name: "color"
+            number: 12
+            label: LABEL_OPTIONAL
+            type: TYPE_ENUM
+            type_name: ".fidelity.Color"
+          }
+          field {
+            name: "inner"
+            number: 13
+            label: LABEL_OPTIONAL
+            type: TYPE_MESSAGE
+            type_name: ".fidelity.Inner"
+          }
+          field { name: "nums" number: 14 label: LABEL_REPEATED type: TYPE_INT64 }
+          field {
+            name: "inners"
+            number: 15
+            label: LABEL_REPEATED
+            type: TYPE_MESSAGE
+            type_name: ".fidelity.Inner"
+          }
+          field {
+            name: "attrs"
+            number: 16
+            label: LABEL_REPEATED
+            type: TYPE_MESSAGE
+            type_name: ".fidelity.Row.AttrsEntry"
+          }
+          nested_type {
+            name: "AttrsEntry"
+            field { name: "key" number: 1 label: LABEL_OPTIONAL type: TYPE_STRING }
+            field { name: "value" number: 2 label: LABEL_OPTIONAL type: TYPE_INT32 }
+            options { map_entry: true }
+          }
+        }
+      )pb",
+      &file);
+  EXPECT_TRUE(parsed);
+  const google::protobuf::FileDescriptor* built = pool.BuildFile(file);
+  EXPECT_NE(built, nullptr);
+  return built == nullptr ? nullptr : built->FindMessageTypeByName("Row");
+}
+
+std::vector<Case> proto_written_files(const fs::path& dir) {
+  google::protobuf::DescriptorPool pool;
+  const google::protobuf::Descriptor* row = fidelity_message(pool);
+  if (row == nullptr) return {};
+  google::protobuf::DynamicMessageFactory factory(&pool);
+  auto field = [&](const char* name) { return row->FindFieldByName(name); };
+  std::vector<Case> cases;
+  for (const bool legacy : {false, true}) {
+    const fs::path path = dir / (legacy ? "proto_legacy.parquet" : "proto_default.parquet");
+    auto writer = proto::ProtoWriter::open(path.string(), row,
+                                           legacy ? proto::ProtoOptions::legacy() : proto::ProtoOptions{});
+    for (int i = 0; i < 40; ++i) {
+      std::unique_ptr<google::protobuf::Message> message(factory.GetPrototype(row)->New());
+      const google::protobuf::Reflection* r = message->GetReflection();
+      r->SetInt32(message.get(), field("i32"), i * 7 - 100);
+      r->SetInt64(message.get(), field("i64"), int64_t(i) * 1'000'000'007 - (int64_t(1) << 40));
+      r->SetUInt32(message.get(), field("u32"), 4'000'000'000u + uint32_t(i));
+      r->SetUInt64(message.get(), field("u64"), ~uint64_t(0) - uint64_t(i));
+      r->SetInt32(message.get(), field("s32"), -i);
+      r->SetUInt64(message.get(), field("fx64"), uint64_t(i) << 33);
+      r->SetDouble(message.get(), field("d"), i * 0.25 - 3);
+      r->SetFloat(message.get(), field("f"), float(i) / 8);
+      r->SetBool(message.get(), field("b"), i % 3 == 0);
+      r->SetString(message.get(), field("s"), "row " + std::to_string(i));
+      r->SetString(message.get(), field("by"), std::string(size_t(i % 4), char(i)));
+      r->SetEnumValue(message.get(), field("color"), i % 2);
+      if (i % 5 != 0) {
+        google::protobuf::Message* inner = r->MutableMessage(message.get(), field("inner"));
+        inner->GetReflection()->SetInt32(inner, inner->GetDescriptor()->FindFieldByName("x"), i);
+        inner->GetReflection()->SetString(inner, inner->GetDescriptor()->FindFieldByName("tag"),
+                                          "t" + std::to_string(i));
+      }
+      for (int k = 0; k < i % 4; ++k) r->AddInt64(message.get(), field("nums"), int64_t(i) * 10 + k);
+      for (int k = 0; k < i % 3; ++k) {
+        google::protobuf::Message* inner = r->AddMessage(message.get(), field("inners"));
+        inner->GetReflection()->SetInt32(inner, inner->GetDescriptor()->FindFieldByName("x"), k);
+      }
+      for (int k = 0; k < i % 3; ++k) {
+        google::protobuf::Message* entry = r->AddMessage(message.get(), field("attrs"));
+        entry->GetReflection()->SetString(entry, entry->GetDescriptor()->FindFieldByName("key"),
+                                          "k" + std::to_string(k));
+        entry->GetReflection()->SetInt32(entry, entry->GetDescriptor()->FindFieldByName("value"), i + k);
+      }
+      writer->write(*message);
+    }
+    writer->close();
+    cases.push_back({path.filename().string(), path, true});
+  }
+  return cases;
+}
+
+TEST(RewriteFidelityTest, FilesTheProtobufLayerWritesKeepTheirSchema) {
+  const fs::path dir = testing::temp_dir();
+  std::vector<Case> cases = proto_written_files(dir);
+  ASSERT_EQ(cases.size(), 2u);
+  check_rewrites(dir, cases, {});
 }
 
 // Rewrites `input` with --int96-as `unit`: the INT96 leaves (one here) become
