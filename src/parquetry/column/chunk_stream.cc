@@ -252,10 +252,10 @@ int64_t ChunkStream::level_of_row(int64_t row) const {
   return pending_.num_levels;
 }
 
-void ChunkStream::decode_page(ChunkValues& into) {
+void ChunkStream::decode_page(ChunkValues& into, int64_t held) {
   if (decoder_->decode_next_page(*pages_, into)) {
     ++data_pages_;
-    if (levels_out_ + into.num_levels > expected_levels_) {
+    if (levels_out_ + held + into.num_levels > expected_levels_) {
       throw Error(
           ErrorCode::kCorrupt,
           "column chunk declares " + std::to_string(expected_levels_) + " values but its pages hold more",
@@ -287,13 +287,7 @@ void ChunkStream::next(int64_t rows, ChunkValues& out) {
     while (!exhausted_ && row_starts_ <= rows) {
       if (row_starts_ == rows && !spec_.dictionary_indices) {
         decoder_->begin_batch(carry_, *carry_pool_, 0, 0);
-        decode_page(carry_);
-        if (levels_out_ + pending_.num_levels + carry_.num_levels > expected_levels_) {
-          throw Error(
-              ErrorCode::kCorrupt,
-              "column chunk declares " + std::to_string(expected_levels_) + " values but its pages hold more",
-              pages_->where());
-        }
+        decode_page(carry_, pending_.num_levels);
         if (carry_.num_levels == 0) continue;
         if (carry_.rep_levels->as<int16_t>()[0] == 0) {
           next_rows_carried = true;

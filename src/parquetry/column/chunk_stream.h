@@ -46,8 +46,10 @@ class ChunkStream {
   void count_row_starts();
   // The level index where row `row` of pending_ starts (row <= row_starts_).
   int64_t level_of_row(int64_t row) const;
-  // Decodes the next data page into `into`; marks the chunk exhausted at its end.
-  void decode_page(ChunkValues& into);
+  // Appends the next data page to `into`; marks the chunk exhausted at its
+  // end. `held` levels decoded elsewhere (the batch, when `into` is the
+  // carry) count against the chunk's declared total.
+  void decode_page(ChunkValues& into, int64_t held = 0);
 
   ChunkDecoder* decoder_;
   LeafSpec spec_;
