@@ -132,6 +132,79 @@ TEST(WriterStatistics, MinMaxFollowEachTypesOrder) {
             int64_t(1 + long_low.size() + 1 + long_high.size() + 2));
 }
 
+// Byte-array bounds as the format defines them, from the whole values: the
+// writer keeps only a bounded prefix of long candidates, and must land on
+// exactly these.
+std::string reference_min(const std::string& v, size_t limit, bool* exact) {
+  *exact = v.size() <= limit;
+  return *exact ? v : v.substr(0, limit);
+}
+std::string reference_max(const std::string& v, size_t limit, bool* exact) {
+  *exact = true;
+  if (v.size() <= limit) return v;
+  std::string out = v.substr(0, limit);
+  while (!out.empty() && uint8_t(out.back()) == 0xFF) out.pop_back();
+  if (out.empty()) return v;  // no shorter upper bound exists
+  out.back() = char(uint8_t(out.back()) + 1);
+  *exact = false;
+  return out;
+}
+
+TEST(WriterStatistics, LongByteArrayBoundsEqualTruncatedWholeValues) {
+  // Values from a five-byte alphabet with lengths around the limit, so that
+  // candidates share prefixes longer than the limit, end inside it, and run
+  // into 0xFF; pages of seven rows over three batches.
+  constexpr size_t kLimit = 4;
+  const char alphabet[] = {'\0', 'a', 'b', char(0xFE), char(0xFF)};
+  std::mt19937 rng(24);
+  BatchSchema schema;
+  schema.fields = {Field{"s", DataType::make(TypeId::kBinary), false, -1, {}}};
+  auto shared = std::make_shared<const BatchSchema>(schema);
+  std::vector<std::vector<std::string>> batches(3);
+  std::vector<std::string> all;
+  for (auto& batch : batches) {
+    for (int k = 0; k < 200; ++k) {
+      std::string v(rng() % 11, '\0');
+      // Mostly one byte repeated, so that long equal prefixes are common.
+      const char fill = alphabet[rng() % 5];
+      for (char& c : v) c = rng() % 4 == 0 ? alphabet[rng() % 5] : fill;
+      batch.push_back(v);
+      all.push_back(v);
+    }
+  }
+  WriterOptions options;
+  options.max_statistics_bytes = int32_t(kLimit);
+  options.page_rows = 7;
+  options.dictionary = false;
+  std::vector<RecordBatch> input;
+  for (const auto& batch : batches)
+    input.push_back(make_batch(shared, {make_strings(DataType::make(TypeId::kBinary), batch)}));
+  const std::vector<uint8_t> bytes = testing::write_to_memory(schema, input, options);
+  const FileMetaData meta = testing::open_memory(bytes)->metadata();
+  const ColumnChunk& chunk = meta.row_groups[0].columns[0];
+
+  bool exact = false;
+  const Statistics& s = *chunk.meta_data->statistics;
+  const std::string whole_min = *std::min_element(all.begin(), all.end());
+  const std::string whole_max = *std::max_element(all.begin(), all.end());
+  EXPECT_EQ(*s.min_value, reference_min(whole_min, kLimit, &exact));
+  EXPECT_EQ(*s.is_min_value_exact, exact);
+  EXPECT_EQ(*s.max_value, reference_max(whole_max, kLimit, &exact));
+  EXPECT_EQ(*s.is_max_value_exact, exact);
+
+  ASSERT_TRUE(chunk.column_index_offset);
+  ColumnIndex ci = decode_column_index(at(bytes, *chunk.column_index_offset, *chunk.column_index_length));
+  ASSERT_EQ(ci.min_values.size(), (all.size() + 6) / 7);
+  for (size_t p = 0; p < ci.min_values.size(); ++p) {
+    const auto first = all.begin() + ptrdiff_t(p * 7);
+    const auto last = all.begin() + ptrdiff_t(std::min(all.size(), p * 7 + 7));
+    EXPECT_EQ(ci.min_values[p], reference_min(*std::min_element(first, last), kLimit, &exact))
+        << "page " << p;
+    EXPECT_EQ(ci.max_values[p], reference_max(*std::max_element(first, last), kLimit, &exact))
+        << "page " << p;
+  }
+}
+
 TEST(WriterStatistics, PageIndexDescribesEveryPage) {
   BatchSchema schema;
   schema.fields = {Field{"v", DataType::make(TypeId::kInt64), true, -1, {}}};

@@ -204,8 +204,8 @@ struct ColumnChunkWriter::State {
         max_def(p.column.max_definition_level),
         max_rep(p.column.max_repetition_level),
         kind(stat_kind_for(p.column)),
-        page_stats(kind),
-        chunk_stats(kind) {
+        page_stats(kind, p.column.physical_type == Type::BYTE_ARRAY ? o.max_statistics_bytes : 0),
+        chunk_stats(kind, p.column.physical_type == Type::BYTE_ARRAY ? o.max_statistics_bytes : 0) {
     width = physical == Type::FIXED_LEN_BYTE_ARRAY ? p.column.type_length : physical_width(physical);
     if (settings.codec != CompressionCodec::UNCOMPRESSED) codec = make_codec(settings.codec, settings.level);
     value_encoding = settings.encoding;
@@ -494,7 +494,7 @@ struct ColumnChunkWriter::State {
     if (dictionary_trial) decide_dictionary();
     // Values. PLAIN fixed-width values are stored straight from `plain`.
     values_section.clear();
-    const Buffer* values = &values_section;
+    Buffer* values = &values_section;
     Encoding page_encoding;
     if (dictionary_active && dictionary_size() > 0) {
       const int64_t count = int64_t(indices.size() / 4);
@@ -544,11 +544,15 @@ struct ColumnChunkWriter::State {
       pieces[0] = levels.span();
       pieces[1] = is_compressed ? compressed.span() : values->span();
     } else {
-      body.clear();
-      body.append(levels.data(), levels_size);
-      body.append(values->data(), values->size());
+      // The levels move in front of the values within the values' buffer:
+      // the same bytes copied as joining them elsewhere, but a page of long
+      // strings is not held twice.
+      const size_t value_bytes = values->size();
+      values->resize(levels_size + value_bytes);
+      std::memmove(values->data() + levels_size, values->data(), value_bytes);
+      if (levels_size != 0) std::memcpy(values->data(), levels.data(), levels_size);
       compressed.clear();
-      codec->compress(body.span(), compressed);
+      codec->compress(values->span(), compressed);
       pieces[0] = compressed.span();
     }
     const size_t stored_size = pieces[0].size() + pieces[1].size();

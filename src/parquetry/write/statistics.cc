@@ -138,15 +138,33 @@ bool stat_less(StatKind kind, std::string_view a, std::string_view b) {
   return false;
 }
 
+void MinMax::keep_min(std::string_view low) {
+  const size_t keep = size_t(byte_limit_) + 1;
+  min_.assign(byte_limit_ > 0 && low.size() > keep ? low.substr(0, keep) : low);
+}
+
+void MinMax::keep_max(std::string_view high) {
+  const size_t keep = size_t(byte_limit_) + 1;
+  if (byte_limit_ > 0 && high.size() > keep) {
+    const std::string_view head = high.substr(0, size_t(byte_limit_));
+    const bool all_ff = std::all_of(head.begin(), head.end(), [](char c) { return uint8_t(c) == 0xFF; });
+    if (!all_ff) {
+      max_.assign(high.substr(0, keep));
+      return;
+    }
+  }
+  max_.assign(high);
+}
+
 void MinMax::offer(std::string_view low, std::string_view high) {
   if (!has_) {
-    min_.assign(low);
-    max_.assign(high);
+    keep_min(low);
+    keep_max(high);
     has_ = true;
     return;
   }
-  if (stat_less(kind_, low, min_)) min_.assign(low);
-  if (stat_less(kind_, max_, high)) max_.assign(high);
+  if (stat_less(kind_, low, min_)) keep_min(low);
+  if (stat_less(kind_, max_, high)) keep_max(high);
 }
 
 void MinMax::update(const PhysicalValues& values, int width) {

@@ -130,9 +130,19 @@ StatKind stat_kind_for(const ColumnDescriptor& column);
 bool stat_less(StatKind kind, std::string_view a, std::string_view b);
 
 /// Running min/max/null count of a page or chunk.
+///
+/// With a `byte_limit` (the truncation length of byte-array statistics), a
+/// candidate longer than byte_limit + 1 bytes is kept as its first
+/// byte_limit + 1 bytes: a 1 GiB string is not copied to be truncated later.
+/// What truncate_min/truncate_max make of the result is unchanged, because
+/// they read only the first byte_limit bytes and whether more follow, and
+/// prefixes of byte_limit + 1 bytes order two values the same way wherever
+/// that matters. A max whose first byte_limit bytes are all 0xFF has no
+/// shorter upper bound and is kept whole.
 class MinMax {
  public:
-  explicit MinMax(StatKind kind = StatKind::kNone) : kind_(kind) {}
+  explicit MinMax(StatKind kind = StatKind::kNone, int32_t byte_limit = 0)
+      : kind_(kind), byte_limit_(kind == StatKind::kBytes ? byte_limit : 0) {}
   void update(const PhysicalValues& values, int width);
   void merge(const MinMax& other);
   void add_nulls(int64_t n) { null_count_ += n; }
@@ -149,8 +159,11 @@ class MinMax {
 
  private:
   void offer(std::string_view low, std::string_view high);
+  void keep_min(std::string_view low);
+  void keep_max(std::string_view high);
 
   StatKind kind_;
+  int32_t byte_limit_;  ///< 0: keep candidates whole
   bool has_ = false;
   std::string min_;
   std::string max_;
