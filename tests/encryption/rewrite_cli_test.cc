@@ -1,5 +1,7 @@
 // `parquetry rewrite` decrypts, encrypts and re-keys: every parquet-testing
-// encrypted file decrypts to a plaintext file with the same values, a
+// encrypted file decrypts to a plaintext file with the same schema and
+// values, and re-encrypts as it was (keys, algorithm, footer mode, AAD
+// prefix) to the same schema, values and per-column encryption, a
 // plaintext file encrypts (with its page index and Bloom filters encrypted
 // too) and reads back only with the new keys, and a re-keyed file no longer
 // opens with the old keys.
@@ -8,8 +10,12 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "parquetry/array_builder.h"
@@ -148,6 +154,75 @@ void expect_plaintext(const std::string& path) {
   }
 }
 
+// `parquetry schema` (text, or --json with the file's path taken out) of a
+// file read with the given key flags.
+std::string schema_text(const std::string& path, const std::vector<std::string>& key_flags, bool json) {
+  std::vector<std::string> args = {"schema", path};
+  if (json) args.push_back("--json");
+  args.insert(args.end(), key_flags.begin(), key_flags.end());
+  RunResult run = run_cli(args);
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  const std::string quoted = "\"" + path + "\"";
+  const size_t at = run.out.find(quoted);
+  if (at != std::string::npos) run.out.replace(at, quoted.size(), "\"FILE\"");
+  return run.out;
+}
+
+// How a file is encrypted, as one line: footer in the clear or not, the
+// algorithm, whether the AAD prefix is stored or to be supplied, and each
+// column's key (footer key, its own key by path, or none).
+std::string encryption_layout(const std::string& path, const ReaderOptions& keys) {
+  std::ifstream in(path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (bytes.size() < 12) return "short file";
+  const std::string magic = bytes.substr(bytes.size() - 4);
+  std::optional<EncryptionAlgorithm> algorithm;
+  if (magic == "PARE") {
+    const uint32_t length = bits::load<uint32_t>(bytes.data() + bytes.size() - 8);
+    if (length > bytes.size() - 8) return "bad footer length";
+    const auto* start = reinterpret_cast<const uint8_t*>(bytes.data()) + (bytes.size() - 8 - length);
+    algorithm = decode_file_crypto_metadata(std::span<const uint8_t>(start, length)).encryption_algorithm;
+  }
+  const FileMetaData meta = FileReader::open(path, keys)->metadata();
+  if (magic == "PAR1") algorithm = meta.encryption_algorithm;
+  std::string out = magic == "PARE" ? "footer encrypted" : "footer in the clear";
+  if (algorithm) {
+    std::visit(
+        [&](const auto& a) {
+          out += std::is_same_v<std::decay_t<decltype(a)>, AesGcmV1> ? ", AES_GCM_V1" : ", AES_GCM_CTR_V1";
+          out += a.aad_prefix ? ", prefix stored" : "";
+          out += a.supply_aad_prefix.value_or(false) ? ", prefix supplied" : "";
+        },
+        algorithm->value);
+  }
+  for (const ColumnChunk& chunk : meta.row_groups.at(0).columns) {
+    out += "; ";
+    if (!chunk.crypto_metadata) {
+      out += "clear";
+    } else if (std::holds_alternative<EncryptionWithFooterKey>(chunk.crypto_metadata->value)) {
+      out += "footer key";
+    } else {
+      const auto& own = std::get<EncryptionWithColumnKey>(chunk.crypto_metadata->value);
+      out += "own key";
+      for (const std::string& part : own.path_in_schema) out += " " + part;
+    }
+  }
+  return out;
+}
+
+// The rewrite options that encrypt an output as `key_flags` decrypt the
+// input (footer key, column keys, AAD prefix to be supplied).
+std::vector<std::string> encrypting_flags(const std::vector<std::string>& key_flags) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i + 1 < key_flags.size(); i += 2) {
+    if (key_flags[i] == "--footer-key") out.insert(out.end(), {"--encrypt-footer-key", key_flags[i + 1]});
+    if (key_flags[i] == "--column-key") out.insert(out.end(), {"--encrypt-column-key", key_flags[i + 1]});
+    if (key_flags[i] == "--aad-prefix")
+      out.insert(out.end(), {"--encrypt-aad-prefix", key_flags[i + 1], "--no-store-aad-prefix"});
+  }
+  return out;
+}
+
 TEST(EncryptedRewrite, DecryptsEveryParquetTestingFileToTheSameValues) {
   struct Case {
     std::string name;
@@ -188,6 +263,33 @@ TEST(EncryptedRewrite, DecryptsEveryParquetTestingFileToTheSameValues) {
     const std::vector<std::string> expected = rows_of(data_path(c.name), c.keys);
     const std::vector<std::string> decrypted = rows_of(output);
     EXPECT_EQ(decrypted, expected);
+    // The schema is the input's, annotation for annotation.
+    const std::string input_schema = schema_text(data_path(c.name), c.flags, false);
+    const std::string input_json = schema_text(data_path(c.name), c.flags, true);
+    ASSERT_FALSE(input_schema.empty());
+    EXPECT_EQ(schema_text(output, {}, false), input_schema);
+    EXPECT_EQ(schema_text(output, {}, true), input_json);
+    EXPECT_EQ(FileReader::open(output)->metadata().schema,
+              FileReader::open(data_path(c.name), c.keys)->metadata().schema);
+
+    // Re-encrypted as the input was (same keys, algorithm, footer mode and
+    // prefix handling): the same schema, values and encryption layout.
+    const std::string again = out_path("reencrypted" + std::to_string(index) + ".parquet");
+    std::vector<std::string> reencrypt = args;
+    reencrypt[2] = again;
+    const std::vector<std::string> encrypt = encrypting_flags(c.flags);
+    reencrypt.insert(reencrypt.end(), encrypt.begin(), encrypt.end());
+    if (c.name.find("_ctr") != std::string::npos)
+      reencrypt.insert(reencrypt.end(), {"--encrypt-algorithm", "GCM-CTR"});
+    if (c.name.find("plaintext_footer") != std::string::npos) reencrypt.push_back("--plaintext-footer");
+    RunResult reencrypted = run_cli(reencrypt);
+    ASSERT_EQ(reencrypted.exit_code, 0) << reencrypted.err;
+    const std::string layout = encryption_layout(data_path(c.name), c.keys);
+    EXPECT_NE(layout.find(", AES_GCM"), std::string::npos) << layout;
+    EXPECT_EQ(encryption_layout(again, c.keys), layout);
+    EXPECT_EQ(schema_text(again, c.flags, false), input_schema);
+    EXPECT_EQ(schema_text(again, c.flags, true), input_json);
+    EXPECT_EQ(rows_of(again, c.keys), expected);
     // And they are the generator's values (read_files_test checks every one; here a few decoded numbers).
     auto reader = FileReader::open(output);
     const std::vector<RecordBatch> batches = reader->read_all();
