@@ -1,7 +1,8 @@
 // `parquetry rewrite` keeps the input's schema annotation for annotation and
 // its values, on every public parquet-testing file and on files the tests
 // write (the annotation zoo, through WriterOptions::parquet_schema and
-// through the Arrow-derived mapping, and two files the protobuf layer writes):
+// through the Arrow-derived mapping, two files the protobuf layer writes,
+// and the data and delete files the Iceberg tests write):
 //   - `parquetry schema` (text and --json) prints the same for input and
 //     output, the footers hold equal SchemaElement lists and key-value
 //     metadata, and the default rewrite keeps the row groups;
@@ -37,6 +38,7 @@
 
 #include <xxhash.h>
 
+#include "../iceberg_table/test_table.h"
 #include "annotation_zoo.h"
 #include "parquetry/error.h"
 #include "parquetry/io.h"
@@ -421,6 +423,30 @@ TEST(RewriteFidelityTest, ShreddedVariantFilesKeepTheirLayout) {
   // (087), an unsigned integer in typed_value (127).
   check_rewrites(dir, cases,
                  {"case-041.parquet", "case-087.parquet", "case-127.parquet", "case-131.parquet"});
+}
+
+// Files the Iceberg tests write (tests/iceberg_table/test_table.h and
+// tests/iceberg_read/delete_file_support.h): a data file with field ids and
+// a nullable string, equality-delete files on one and two columns, and
+// position-delete files with Iceberg's reserved field ids and without.
+TEST(RewriteFidelityTest, FilesTheIcebergTestsWriteKeepTheirSchema) {
+  const fs::path dir = testing::temp_dir();
+  std::vector<testing::ModelRow> rows;
+  for (int64_t id = 0; id < 1500; ++id) rows.push_back({id, int32_t(id % 3), testing::name_of(id)});
+  std::vector<Case> cases;
+  auto add = [&](const std::string& name) {
+    cases.push_back({name, dir / name, true});
+    return (dir / name).string();
+  };
+  testing::write_data_file(add("iceberg_data.parquet"), rows, 600);
+  testing::write_equality_file(add("iceberg_equality_id.parquet"), {1}, rows);
+  testing::write_equality_file(add("iceberg_equality_id_name.parquet"), {1, 3}, rows);
+  std::vector<testing::DeleteRow> deletes;
+  for (int64_t pos = 0; pos < 2000; pos += 3)
+    deletes.push_back({"s3://bucket/wh/t/data/f" + std::to_string(pos / 500) + ".parquet", pos});
+  testing::write_delete_file(add("iceberg_position_deletes.parquet"), deletes, true, 400, 50);
+  testing::write_delete_file(add("iceberg_position_deletes_no_ids.parquet"), deletes, false, 400, 50);
+  check_rewrites(dir, cases, {});
 }
 
 // Files the protobuf layer writes (ProtoWriter by reflection, as

@@ -23,6 +23,7 @@
 #include "parquetry/metadata.h"
 #include "parquetry/predicate.h"
 #include "parquetry/reader.h"
+#include "parquetry/record.h"
 #include "parquetry/writer.h"
 #include "test_support.h"
 
@@ -154,6 +155,41 @@ inline CliResult run_cli(const std::vector<std::string>& args) {
   const int status = ::pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
+}
+
+/// `parquetry rewrite` of `path` keeps its schema: `schema` prints the same
+/// (text and JSON, the path aside), the footers hold equal schema elements
+/// and key-value metadata, and every value reads the same. The output's path
+/// is returned.
+inline std::string expect_rewrite_keeps_schema(const std::string& path) {
+  const std::string out = path + ".rewritten.parquet";
+  const CliResult rewrite = run_cli({"rewrite", path, out});
+  EXPECT_EQ(rewrite.exit_code, 0) << rewrite.out;
+  auto schema_of = [](const std::string& file, bool json) {
+    std::vector<std::string> args{"schema", file};
+    if (json) args.push_back("--json");
+    CliResult run = run_cli(args);
+    EXPECT_EQ(run.exit_code, 0) << run.out;
+    for (size_t at; (at = run.out.find(file)) != std::string::npos;) run.out.replace(at, file.size(), "FILE");
+    return run.out;
+  };
+  EXPECT_EQ(schema_of(out, false), schema_of(path, false));
+  EXPECT_EQ(schema_of(out, true), schema_of(path, true));
+  auto input = FileReader::open(path);
+  auto output = FileReader::open(out);
+  EXPECT_EQ(output->metadata().schema, input->metadata().schema);
+  EXPECT_EQ(output->metadata().key_value_metadata, input->metadata().key_value_metadata);
+  auto rows_of = [](FileReader& reader) {
+    std::vector<std::string> rows;
+    for (const RecordBatch& batch : reader.read_all()) {
+      for (int64_t r = 0; r < batch.num_rows; ++r) rows.push_back(Row(&batch, r).to_json());
+    }
+    return rows;
+  };
+  const std::vector<std::string> expected = rows_of(*input);
+  EXPECT_FALSE(expected.empty());
+  EXPECT_EQ(rows_of(*output), expected);
+  return out;
 }
 
 }  // namespace parquetry::testing
