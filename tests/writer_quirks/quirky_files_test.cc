@@ -110,6 +110,17 @@ TEST(QuirkyFiles, ArrowDictionaryNullCountIsNotUsed) {
   const testing::CliResult text = run_cli({"meta", bad});
   EXPECT_NE(text.out.find("statistics not used: null_count (ARROW-12513: "), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("writer: parquet-cpp-arrow 4.0.1"), std::string::npos) << text.out;
+
+  // Rewritten, the file keeps its schema and values and gets statistics of
+  // its own, which are true and used: 250 nulls, nothing pruned.
+  const std::string rewritten = testing::expect_rewrite_keeps_schema(bad);
+  const FileMetaData repaired = FileReader::open(rewritten)->metadata();
+  EXPECT_EQ(repaired.row_groups[0].columns[0].meta_data->statistics->null_count, 250);
+  EXPECT_EQ(scanned_rows(rewritten, is_null, &stats), expected);
+  EXPECT_EQ(stats.row_groups_pruned_statistics, 0);
+  const std::string repaired_json = meta_json(rewritten);
+  EXPECT_NE(repaired_json.find(R"("null_count_used":true,"not_used":[])"), std::string::npos)
+      << repaired_json;
 }
 
 // ---------------------------------------------------------------------------
@@ -198,6 +209,14 @@ TEST(QuirkyFiles, OldParquetMrBinaryMinMaxIsNotUsed) {
   const std::string json = meta_json(bad);
   EXPECT_NE(json.find(R"("defect":"binary-min-max","source":"PARQUET-251")"), std::string::npos) << json;
   EXPECT_NE(json.find(R"("min_max_used":false)"), std::string::npos) << json;
+  // Rewritten: unsigned bounds ("a" .. "été"), used, and "a" found.
+  const std::string rewritten = testing::expect_rewrite_keeps_schema(bad);
+  const FileMetaData repaired_footer = FileReader::open(rewritten)->metadata();
+  const Statistics& repaired = *repaired_footer.row_groups[0].columns[0].meta_data->statistics;
+  EXPECT_EQ(*repaired.min_value, "a");
+  EXPECT_EQ(*repaired.max_value, "\xc3\xa9t\xc3\xa9");
+  EXPECT_EQ(scanned_rows(rewritten, equal), std::vector<int64_t>{0});
+  EXPECT_NE(meta_json(rewritten).find(R"("min_max_used":true)"), std::string::npos);
   // The same version with a pre-release suffix is still before 1.8.0.
   EXPECT_TRUE(parse_created_by("parquet-mr version 1.8.0-SNAPSHOT (build x)").before(1, 8, 0));
 }
