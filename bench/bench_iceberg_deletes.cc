@@ -7,8 +7,11 @@
 //    rows (seeded random positions), in one Puffin file;
 //  - equality_100k (103): one global equality-delete file of 100,000 ids
 //    (every 20th id), so 5% of the rows go.
-// Each case is a full TableScan (every column, 1 thread) counting rows; the
-// count is checked against what the deletes leave.
+// Each case is a full TableScan (every column, 1 and 2 threads) counting
+// rows; the count is checked against what the deletes leave. The rows are
+// held to +10% / +30% of the plain scan, so the table runs five forks of
+// each case round-robin (interleaved_forks): run one after another, the
+// machine's drift between rows decided the ratio.
 #include <filesystem>
 #include <random>
 #include <string>
@@ -195,14 +198,21 @@ PARQUETRY_BENCH_CASE(iceberg_delete_plain,
                      add_case("iceberg_table", "delete_scan", "plain",
                               [](CaseContext& ctx) { scan_snapshot(ctx, 101, kFiles * kRowsPerFile); })
                          .param("threads", {"1", "2"})
-                         .baseline());
+                         .baseline()
+                         .interleaved_forks(5));
 PARQUETRY_BENCH_CASE(iceberg_delete_dv,
-                     add_case("iceberg_table", "delete_scan", "dv_10pct", [](CaseContext& ctx) {
-                       scan_snapshot(ctx, 102, kFiles * kRowsPerFile - delete_table().dv_deleted);
-                     }).param("threads", {"1", "2"}));
-PARQUETRY_BENCH_CASE(iceberg_delete_equality,
-                     add_case("iceberg_table", "delete_scan", "equality_100k", [](CaseContext& ctx) {
-                       scan_snapshot(ctx, 103, kFiles * kRowsPerFile - kEqualityKeys);
-                     }).param("threads", {"1", "2"}));
+                     add_case("iceberg_table", "delete_scan", "dv_10pct",
+                              [](CaseContext& ctx) {
+                                scan_snapshot(ctx, 102, kFiles * kRowsPerFile - delete_table().dv_deleted);
+                              })
+                         .param("threads", {"1", "2"})
+                         .interleaved_forks(5));
+PARQUETRY_BENCH_CASE(iceberg_delete_equality, add_case("iceberg_table", "delete_scan", "equality_100k",
+                                                       [](CaseContext& ctx) {
+                                                         scan_snapshot(ctx, 103,
+                                                                       kFiles * kRowsPerFile - kEqualityKeys);
+                                                       })
+                                                  .param("threads", {"1", "2"})
+                                                  .interleaved_forks(5));
 
 }  // namespace parquetry::bench

@@ -97,12 +97,57 @@ bool MergeOnReadReader::load_next_row_group() {
   return false;
 }
 
+namespace {
+
+// Whether `keep` (bit set: row kept; rows past the end set) has a run of at
+// least `length` >= 64 cleared bits. A run that long crosses or fills whole
+// words, so only the zeros at each word's two ends can join into it.
+bool has_deleted_run(const std::vector<uint64_t>& keep, int64_t length) {
+  int64_t run = 0;
+  for (const uint64_t word : keep) {
+    if (word == 0) {
+      run += 64;
+    } else {
+      run += std::countr_zero(word);
+      if (run >= length) return true;
+      run = std::countl_zero(word);
+    }
+    if (run >= length) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 RecordBatch MergeOnReadReader::read_with_deletes(int32_t g, int64_t first, int64_t rows, int64_t deleted) {
   if (rows > int64_t(UINT32_MAX)) {
     // Relative rows below are 32-bit; a row group this large (never written
     // in practice) takes the range-by-range path.
     ranges_ = surviving_ranges(*deletes_, first, rows);
     return reader_->read_row_group(g, ranges_);
+  }
+  // Deletes scattered over the row group (the usual deletion vector) read it
+  // whole: the keep bitmap is cleared straight from the index, and only when
+  // it holds a deleted run long enough to leave out of the read are the
+  // deleted rows listed and the read split into ranges below.
+  const int64_t skip_rows = std::clamp<int64_t>(rows / 16, 64, kSkipRows);
+  {
+    keep_.assign(size_t((rows + 63) / 64), ~uint64_t(0));
+    PositionCursor cursor(*deletes_, first, first + rows);
+    int64_t chunk[1024];
+    int64_t seen = 0;
+    for (size_t n; (n = cursor.next(chunk)) != 0;) {
+      for (size_t i = 0; i < n; ++i) {
+        const int64_t row = chunk[i] - first;
+        keep_[size_t(row >> 6)] &= ~(uint64_t(1) << (row & 63));
+      }
+      seen += int64_t(n);
+    }
+    if (seen != deleted) throw Error(ErrorCode::kInternal, "merge-on-read: delete count changed");
+    if (!has_deleted_run(keep_, skip_rows)) {
+      dropped_ = deleted;
+      return reader_->read_row_group(g);
+    }
   }
   // The row group's deleted rows, relative to its first row.
   deleted_rows_.resize(size_t(deleted));
@@ -122,7 +167,6 @@ RecordBatch MergeOnReadReader::read_with_deletes(int32_t g, int64_t first, int64
   // skips nothing, so "long" scales with the row group (small row groups
   // have small pages), up to kSkipRows; holes are then few enough for the
   // range-by-range selection of the read to stay cheap.
-  const int64_t skip_rows = std::clamp<int64_t>(rows / 16, 64, kSkipRows);
   ranges_.clear();
   int64_t next_read = 0;  // first row not yet assigned to a range or a hole
   for (size_t i = 0; i < deleted_rows_.size();) {

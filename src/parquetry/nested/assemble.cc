@@ -55,6 +55,12 @@ std::shared_ptr<const DataType> child_type(const std::shared_ptr<const DataType>
 // `valid_def`. Returns an empty ref when every slot is valid.
 BufferRef slot_validity(const Levels& levels, int16_t floor_rep, int16_t floor_def, int16_t valid_def,
                         int64_t slots, int64_t* null_count) {
+  if (levels.def == nullptr && valid_def <= 0) {
+    // Every def is 0 and reaches valid_def: no slot is null (a required
+    // top-level leaf; building and scanning its bitmap cost a tenth of a scan).
+    *null_count = 0;
+    return {};
+  }
   Buffer bitmap(size_t(bits::bytes_for_bits(slots)));
   if (bitmap.size() > 0) std::memset(bitmap.data(), 0, bitmap.size());
   int64_t k = 0;

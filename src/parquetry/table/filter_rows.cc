@@ -275,29 +275,52 @@ BufferRef share_repadded(std::shared_ptr<Buffer> buffer, size_t size) {
   return BufferRef::share(std::move(buffer));
 }
 
+// Copies n bytes in 16-byte steps, which may read and write up to 15 bytes
+// past the run: the caller checks the source has them, and the output's are
+// the next run's (or the buffer's padding). Kept strings come in runs of a
+// few short values, where a memcpy call per run cost more than the bytes.
+inline void copy_run_overlapping(uint8_t* out, const uint8_t* in, size_t n) {
+  for (size_t i = 0; i < n; i += 16) std::memcpy(out + i, in + i, 16);
+}
+
 template <typename Offset>
 void filter_binary(const ArrayData& a, const uint8_t* keep, int64_t kept, ArrayData& out,
                    OutputBuffers& buffers) {
   const Offset* in = a.buffers[1].as<Offset>() + a.offset;
   const uint8_t* data = a.buffers[2].data;
-  int64_t total = 0;
-  for_each_run(keep, a.length, [&](int64_t begin, int64_t end) { total += int64_t(in[end] - in[begin]); });
+  const int64_t data_size = a.buffers[2].size;
+  // Sized for every row's bytes rather than counting the kept ones first
+  // (a second pass over the runs); the output is trimmed to what was kept.
   auto offsets = buffers.take(size_t(kept + 1) * sizeof(Offset));
-  auto bytes = buffers.take(size_t(total));
+  auto bytes = buffers.take(size_t(in[a.length] - in[0]));
   Offset* o = offsets->as<Offset>();
   uint8_t* b = bytes->data();
+  // Offsets: every row's length, the kept ones compacted as fixed-width
+  // values, then summed. Per run (a few rows) the loop's set-up cost more.
+  thread_local Buffer lengths;
+  lengths.resize(size_t(a.length) * sizeof(Offset));
+  Offset* length_of = lengths.as<Offset>();
+  for (int64_t r = 0; r < a.length; ++r) length_of[r] = in[r + 1] - in[r];
+  compact_fixed(lengths.data(), sizeof(Offset), a.length, keep, reinterpret_cast<uint8_t*>(o + 1));
   o[0] = 0;
-  int64_t k = 0;
+  Offset sum = 0;  // in a register: o[k] += o[k - 1] waited on each store
+  for (int64_t k = 1; k <= kept; ++k) {
+    sum += o[k];
+    o[k] = sum;
+  }
   Offset running = 0;
   for_each_run(keep, a.length, [&](int64_t begin, int64_t end) {
     const Offset first = in[begin];
     const size_t length = size_t(in[end] - first);
-    if (length != 0) std::memcpy(b + running, data + first, length);
-    for (int64_t r = begin; r < end; ++r) o[++k] = running + (in[r + 1] - first);
+    if (int64_t(first) + int64_t(length) + 15 <= data_size) {
+      copy_run_overlapping(b + running, data + first, length);
+    } else if (length != 0) {
+      std::memcpy(b + running, data + first, length);
+    }
     running += Offset(length);
   });
-  out.buffers.push_back(BufferRef::share(std::move(offsets)));
-  out.buffers.push_back(BufferRef::share(std::move(bytes)));
+  out.buffers.push_back(share_repadded(std::move(offsets), size_t(kept + 1) * sizeof(Offset)));
+  out.buffers.push_back(share_repadded(std::move(bytes), size_t(running)));
 }
 
 }  // namespace
