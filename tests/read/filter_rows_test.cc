@@ -98,7 +98,8 @@ TEST(FilterRows, SyntheticArraysAtEveryPhase) {
   std::mt19937_64 rng(17);
   const TypeId fixed[] = {TypeId::kInt8,  TypeId::kInt16,   TypeId::kInt32,
                           TypeId::kInt64, TypeId::kFloat64, TypeId::kDecimal128};
-  for (int64_t length : {1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 127, 128, 129, 1000}) {
+  // 8191..8193 and 20001 cross the string compaction's blocks of 8192 lengths.
+  for (int64_t length : {1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 127, 128, 129, 1000, 8191, 8192, 8193, 20001}) {
     for (int64_t offset : {0, 1, 3, 8, 13}) {
       for (bool with_nulls : {false, true}) {
         for (int percent : {10, 50, 97}) {

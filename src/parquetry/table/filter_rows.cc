@@ -1,5 +1,6 @@
 #include "parquetry/table/filter_rows.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <string>
@@ -297,11 +298,24 @@ void filter_binary(const ArrayData& a, const uint8_t* keep, int64_t kept, ArrayD
   uint8_t* b = bytes->data();
   // Offsets: every row's length, the kept ones compacted as fixed-width
   // values, then summed. Per run (a few rows) the loop's set-up cost more.
+  // Blocks of kLengthBlock rows (whole keep bytes) bound the scratch; each
+  // block's compaction may write past its kept lengths, into the next
+  // block's place or the offsets' padding.
+  constexpr int64_t kLengthBlock = 8192;
   thread_local Buffer lengths;
-  lengths.resize(size_t(a.length) * sizeof(Offset));
+  lengths.resize(size_t(std::min(a.length, kLengthBlock)) * sizeof(Offset));
   Offset* length_of = lengths.as<Offset>();
-  for (int64_t r = 0; r < a.length; ++r) length_of[r] = in[r + 1] - in[r];
-  compact_fixed(lengths.data(), sizeof(Offset), a.length, keep, reinterpret_cast<uint8_t*>(o + 1));
+  Offset* lengths_out = o + 1;
+  for (int64_t start = 0; start < a.length; start += kLengthBlock) {
+    const int64_t n = std::min(kLengthBlock, a.length - start);
+    for (int64_t r = 0; r < n; ++r) length_of[r] = in[start + r + 1] - in[start + r];
+    const uint8_t* block_keep = keep + start / 8;
+    compact_fixed(lengths.data(), sizeof(Offset), n, block_keep, reinterpret_cast<uint8_t*>(lengths_out));
+    int64_t block_kept = 0;
+    for (int64_t byte = 0; byte < n / 8; ++byte) block_kept += std::popcount(unsigned(block_keep[byte]));
+    if (n % 8 != 0) block_kept += std::popcount(unsigned(block_keep[n / 8]) & ((1u << (n % 8)) - 1));
+    lengths_out += block_kept;
+  }
   o[0] = 0;
   Offset sum = 0;  // in a register: o[k] += o[k - 1] waited on each store
   for (int64_t k = 1; k <= kept; ++k) {
