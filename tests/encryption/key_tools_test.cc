@@ -3,12 +3,12 @@
 #include <gtest/gtest.h>
 #include <iostream>
 
-#include "parquetry/key_tools.h"
+#include "parquetry/array_builder.h"
 #include "parquetry/error.h"
+#include "parquetry/key_tools.h"
 #include "parquetry/reader.h"
 #include "parquetry/record.h"
 #include "parquetry/writer.h"
-#include "parquetry/array_builder.h"
 #include "test_support.h"
 
 namespace parquetry {
@@ -33,7 +33,8 @@ TEST(KeyTools, InMemoryKmsWrapsWithTheMasterKeyIdAsAad) {
 }
 
 TEST(KeyTools, ExternalKeyMaterialFileFromParquetJavaReads) {
-  const std::string path = testing::parquet_testing("data/external_key_material_java.parquet.encrypted").string();
+  const std::string path =
+      testing::parquet_testing("data/external_key_material_java.parquet.encrypted").string();
   auto kms = std::make_shared<InMemoryKms>(test_master_keys());
   ReaderOptions options;
   options.decryption.key_retriever = key_tools_retriever(kms, path);
@@ -58,6 +59,46 @@ TEST(KeyTools, ExternalKeyMaterialFileFromParquetJavaReads) {
   EXPECT_THROW(FileReader::open(path, wrong_options), Error);
 }
 
+// The one public encrypted file `parquetry rewrite` cannot open (its keys
+// come from a KMS, which the CLI has no flags for) is rewritten as the CLI
+// does, through the API: the Parquet schema and key-value metadata of the
+// input given to the writer. The plaintext output has the input's schema,
+// element for element, and every value.
+TEST(KeyTools, ExternalKeyMaterialFileRewritesWithItsSchema) {
+  const std::string path =
+      testing::parquet_testing("data/external_key_material_java.parquet.encrypted").string();
+  auto kms = std::make_shared<InMemoryKms>(test_master_keys());
+  ReaderOptions options;
+  options.decryption.key_retriever = key_tools_retriever(kms, path);
+  options.int96_as_binary = true;
+  auto input = FileReader::open(path, options);
+  const FileMetaData& footer = input->metadata();
+  WriterOptions writer_options;
+  writer_options.parquet_schema = footer.schema;
+  writer_options.schema_metadata = false;
+  writer_options.key_value_metadata = footer.key_value_metadata;
+  const std::string out = (testing::temp_dir() / "external_key_material_plain.parquet").string();
+  const std::vector<RecordBatch> batches = input->read_all();
+  {
+    auto writer = FileWriter::open(out, *input->batch_schema(), writer_options);
+    for (const RecordBatch& batch : batches) writer->write(batch);
+    writer->close();
+  }
+  auto output = FileReader::open(out);
+  EXPECT_EQ(output->metadata().schema, footer.schema);
+  EXPECT_EQ(output->metadata().key_value_metadata, footer.key_value_metadata);
+  EXPECT_EQ(output->schema().to_string(), input->schema().to_string());
+  auto rows = [](const std::vector<RecordBatch>& all) {
+    std::vector<std::string> out;
+    for (const RecordBatch& batch : all)
+      for (int64_t r = 0; r < batch.num_rows; ++r) out.push_back(Row(&batch, r).to_json());
+    return out;
+  };
+  const std::vector<std::string> expected = rows(batches);
+  ASSERT_FALSE(expected.empty());
+  EXPECT_EQ(rows(output->read_all()), expected);
+}
+
 TEST(KeyTools, WrittenKeyMaterialRoundTrips) {
   for (bool double_wrapping : {true, false}) {
     InMemoryKms kms(test_master_keys());
@@ -80,13 +121,15 @@ TEST(KeyTools, WrittenKeyMaterialRoundTrips) {
     batch.columns = {secret.finish(), open.finish()};
     WriterOptions writer_options;
     writer_options.encryption = key_tools_encryption(kms, write_options);
-    const std::string path = (testing::temp_dir() / ("keytools" + std::to_string(double_wrapping) + ".parquet")).string();
+    const std::string path =
+        (testing::temp_dir() / ("keytools" + std::to_string(double_wrapping) + ".parquet")).string();
     auto writer = FileWriter::open(path, schema, writer_options);
     writer->write(batch);
     writer->close();
 
     ReaderOptions options;
-    options.decryption.key_retriever = key_tools_retriever(std::make_shared<InMemoryKms>(test_master_keys()), path);
+    options.decryption.key_retriever =
+        key_tools_retriever(std::make_shared<InMemoryKms>(test_master_keys()), path);
     std::vector<RecordBatch> back = FileReader::open(path, options)->read_all();
     ASSERT_EQ(back.size(), 1u);
     ASSERT_EQ(back[0].num_rows, 100);
