@@ -124,6 +124,11 @@ class Case:
         self.cli = cli
 
 
+# Threads of every `iceberg scan` (--threads): above 1 each data file is
+# read by a worker of its own, and the results must not change.
+SCAN_THREADS = 1
+
+
 def run_cli(cli, args):
     proc = subprocess.run([cli] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
     if proc.returncode != 0:
@@ -293,7 +298,7 @@ def run_case(case, corpus, cli):
         columns = [c.strip().strip('"') for c in select.split(",")]
         if not all(re.fullmatch(r"\w+", c) for c in columns):
             raise ValueError("cannot translate projection " + select)
-    args = [b"iceberg", b"scan"] + table_arg
+    args = [b"iceberg", b"scan"] + table_arg + [b"--threads", str(SCAN_THREADS).encode()]
     if where:
         args += [b"--where", where_bytes(where)]
     if columns == "count":
@@ -340,7 +345,10 @@ def main():
     parser.add_argument("--corpus", required=True)
     parser.add_argument("--only", default="")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--threads", type=int, default=1)
     a = parser.parse_args()
+    global SCAN_THREADS
+    SCAN_THREADS = a.threads
     cases_path = os.path.join(a.corpus, "cases.jsonl")
     if not os.path.exists(cases_path):
         print("corpus not found at %s: nothing to run" % a.corpus)

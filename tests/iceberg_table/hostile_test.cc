@@ -14,7 +14,9 @@ namespace {
 using namespace parquetry::iceberg;
 
 std::string temp_dir(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("parquetry_iceberg_" + name + "_" + std::to_string(::getpid()))).string();
+  return (std::filesystem::temp_directory_path() /
+          ("parquetry_iceberg_" + name + "_" + std::to_string(::getpid())))
+      .string();
 }
 
 std::string read_all(const std::string& path) {
@@ -23,10 +25,12 @@ std::string read_all(const std::string& path) {
 }
 
 // Scans the current snapshot fully; returns the error text (empty if none).
-std::string scan_error(const std::string& root) {
+std::string scan_error(const std::string& root, int threads = 1) {
   try {
     const Table table = Table::open(root);
-    auto scan = TableScan::open(table, {});
+    TableScanOptions options;
+    options.threads = threads;
+    auto scan = TableScan::open(table, options);
     RecordBatch batch;
     while (scan->next(batch)) {
     }
@@ -56,7 +60,8 @@ TEST_F(HostileTest, TruncatedManifest) {
   for (size_t cut : {size_t(0), size_t(3), m.size() / 2, m.size() - 1}) {
     write_text(table_->local("metadata/m3.avro"), m.substr(0, cut));
     const std::string e = scan_error(table_->root);
-    EXPECT_NE(e.find("manifest " + table_->written("metadata/m3.avro")), std::string::npos) << cut << ": " << e;
+    EXPECT_NE(e.find("manifest " + table_->written("metadata/m3.avro")), std::string::npos)
+        << cut << ": " << e;
     EXPECT_NE(e.find("snapshot 104"), std::string::npos) << e;
   }
 }
@@ -69,6 +74,21 @@ TEST_F(HostileTest, MissingDataAndDeleteFiles) {
   std::filesystem::remove(table_->local("data/a.parquet"));
   e = scan_error(table_->root);
   EXPECT_NE(e.find("a.parquet"), std::string::npos) << e;
+}
+
+// A data file whose first page header is garbage fails while its batches
+// are decoded, which with several threads happens on a worker: the error
+// reaches the consumer naming the file, and the scan stops cleanly.
+TEST_F(HostileTest, CorruptDataPageFailsOnEveryThreadCount) {
+  std::string a = read_all(table_->local("data/a.parquet"));
+  ASSERT_GT(a.size(), 64u);
+  for (size_t i = 4; i < 24; ++i) a[i] = char(0xFF);  // the first page header, after "PAR1"
+  write_text(table_->local("data/a.parquet"), a);
+  for (int threads : {1, 2, 4}) {
+    const std::string e = scan_error(table_->root, threads);
+    EXPECT_NE(e.find("a.parquet"), std::string::npos) << threads << " threads: " << e;
+    EXPECT_NE(e.find("snapshot 104"), std::string::npos) << threads << " threads: " << e;
+  }
 }
 
 TEST_F(HostileTest, CorruptDeletionVector) {
@@ -99,10 +119,13 @@ TEST_F(HostileTest, BadMetadataJson) {
     return s.replace(p, from.size(), to);
   };
   expect_metadata_error(table_->root, good.substr(0, good.size() / 2), "invalid JSON");
-  expect_metadata_error(table_->root, replace("\"format-version\":2", "\"format-version\":\"2\""), "format-version");
-  expect_metadata_error(table_->root, replace("\"format-version\":2", "\"format-version\":9"), "format-version 9");
+  expect_metadata_error(table_->root, replace("\"format-version\":2", "\"format-version\":\"2\""),
+                        "format-version");
+  expect_metadata_error(table_->root, replace("\"format-version\":2", "\"format-version\":9"),
+                        "format-version 9");
   expect_metadata_error(table_->root, replace("\"type\":\"long\"", "\"type\":\"geometry\""), "geometry");
-  expect_metadata_error(table_->root, replace("\"current-snapshot-id\":104", "\"current-snapshot-id\":5"), "names no snapshot");
+  expect_metadata_error(table_->root, replace("\"current-snapshot-id\":104", "\"current-snapshot-id\":5"),
+                        "names no snapshot");
   expect_metadata_error(table_->root, replace("\"schemas\":[", "\"schemas\":{},\"x\":["), "schemas");
   expect_metadata_error(table_->root, "[]", "not an object");
 }

@@ -13,7 +13,9 @@ namespace {
 using namespace parquetry::iceberg;
 
 std::string temp_dir(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("parquetry_iceberg_" + name + "_" + std::to_string(::getpid()))).string();
+  return (std::filesystem::temp_directory_path() /
+          ("parquetry_iceberg_" + name + "_" + std::to_string(::getpid())))
+      .string();
 }
 
 class TableScanTest : public ::testing::Test {
@@ -36,7 +38,8 @@ TEST_F(TableScanTest, CurrentSnapshotMatchesModel) {
   // A few concrete rows: A's 3 deleted by position, 10 by E1; C's 10 kept;
   // B's 150..159 by the deletion vector; 200 by E3; null names by E2.
   auto has = [&](int64_t id, int32_t part) {
-    return std::any_of(rows.begin(), rows.end(), [&](const ModelRow& r) { return r.id == id && r.part == part; });
+    return std::any_of(rows.begin(), rows.end(),
+                       [&](const ModelRow& r) { return r.id == id && r.part == part; });
   };
   EXPECT_FALSE(has(3, 0));
   EXPECT_FALSE(has(11, 0));
@@ -65,6 +68,58 @@ TEST_F(TableScanTest, EverySnapshotById) {
   // Exact counts of the model, so the test cannot pass on an empty model.
   EXPECT_EQ(table_->expected.at(101).size(), 200u);
   EXPECT_EQ(table_->expected.at(102).size(), 200u - 4 - 2);
+}
+
+// Ids in the order a scan hands them out (not sorted).
+std::vector<int64_t> ids_in_order(TableScan& scan) {
+  std::vector<int64_t> ids;
+  RecordBatch batch;
+  while (scan.next(batch)) {
+    const ArrayData& a = *batch.columns[size_t(batch.schema->field_index("id"))];
+    for (int64_t r = 0; r < batch.num_rows; ++r) ids.push_back(a.buffers[1].as<int64_t>()[a.offset + r]);
+  }
+  return ids;
+}
+
+// With several threads each data file is read by a worker of its own, its
+// batches waiting within a byte budget: every snapshot gives the model's
+// rows in the order one thread gives them (plan order), with a budget that
+// holds one batch at a time, batches of a few rows, and a scan abandoned
+// after its first batch.
+TEST_F(TableScanTest, ThreadsReadFilesSideBySideInPlanOrder) {
+  const Table table = Table::open(table_->root);
+  for (int64_t id = 101; id <= 104; ++id) {
+    TableScanOptions one;
+    one.snapshot.snapshot_id = id;
+    one.batch_size = 7;
+    auto serial = TableScan::open(table, one);
+    const std::vector<int64_t> expected = ids_in_order(*serial);
+    ASSERT_EQ(expected.size(), table_->expected.at(id).size()) << "snapshot " << id;
+    for (int threads : {2, 3, 8}) {
+      for (int64_t budget : {int64_t(1), int64_t(256) << 20}) {
+        SCOPED_TRACE("snapshot " + std::to_string(id) + ", " + std::to_string(threads) + " threads, budget " +
+                     std::to_string(budget));
+        TableScanOptions options = one;
+        options.threads = threads;
+        options.read_ahead_budget = budget;
+        auto scan = TableScan::open(table, options);
+        EXPECT_EQ(ids_in_order(*scan), expected);
+        auto rows = TableScan::open(table, options);
+        EXPECT_EQ(scan_rows(*rows), table_->expected.at(id));
+        auto counter = TableScan::open(table, options);
+        EXPECT_EQ(counter->count(), int64_t(expected.size()));
+      }
+    }
+  }
+  TableScanOptions options;
+  options.threads = 2;
+  options.batch_size = 5;
+  auto abandoned = TableScan::open(table, options);
+  RecordBatch batch;
+  ASSERT_TRUE(abandoned->next(batch));
+  EXPECT_GT(batch.num_rows, 0);  // at most 5, fewer where deletes fell
+  EXPECT_LE(batch.num_rows, 5);
+  abandoned.reset();  // workers still holding batches stop and are joined
 }
 
 TEST_F(TableScanTest, AsOfAndRefs) {

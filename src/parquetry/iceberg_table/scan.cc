@@ -4,7 +4,14 @@
 // applied as one keep bitmap per batch.
 #include <simdjson.h>
 
+#include <algorithm>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
 #include <unordered_map>
 
 #include "parquetry/error.h"
@@ -28,6 +35,45 @@ struct Source {
   std::shared_ptr<const DataType> type;  // of the constant
 };
 
+// One data file's read: its reader (through MergeOnReadReader when it has
+// position deletes), where each working column comes from, its equality
+// deletes, and the scratch of the batches built from it. A file is opened on
+// the scan's thread (the delete cache is not shared); its batches may then be
+// produced on another.
+struct FileScan {
+  const FileTask* task = nullptr;
+  std::unique_ptr<FileReader> reader;
+  PositionDeleteIndex positions;
+  std::unique_ptr<BatchReader> batches;
+  std::vector<Source> sources;
+  std::vector<std::shared_ptr<const EqualityDeleteSet>> equality;
+  std::vector<std::vector<int>> equality_columns;  // per set: working indexes
+  std::shared_ptr<const BatchSchema> file_schema;  // working schema with this file's types
+  std::vector<uint8_t> filter_bits;
+  std::string key;
+};
+
+// A file whose batches a worker thread produces ahead of the consumer, up
+// to a byte budget; the consumer takes them in file order.
+struct FileAhead {
+  std::unique_ptr<FileScan> scan;
+  std::deque<RecordBatch> ready;
+  int64_t ready_bytes = 0;
+  bool done = false;
+  std::exception_ptr error;
+  std::thread worker;
+};
+
+int64_t batch_bytes(const RecordBatch& batch) {
+  int64_t total = 0;
+  std::function<void(const ArrayData&)> add = [&](const ArrayData& a) {
+    for (const BufferRef& b : a.buffers) total += b.size;
+    for (const auto& child : a.children) add(*child);
+  };
+  for (const auto& column : batch.columns) add(*column);
+  return total;
+}
+
 }  // namespace
 
 // Hidden: a nested class takes the visibility of the exported class around it.
@@ -44,20 +90,19 @@ struct PARQUETRY_LOCAL TableScan::Impl {
   size_t output_count = 0;
   std::shared_ptr<const BatchSchema> output_schema;
 
-  // The data file being read.
   size_t next_task = 0;
-  const FileTask* task = nullptr;
-  std::unique_ptr<FileReader> reader;
-  PositionDeleteIndex positions;
-  std::unique_ptr<BatchReader> batches;
-  std::vector<Source> sources;
-  std::vector<std::shared_ptr<const EqualityDeleteSet>> equality;
-  std::vector<std::vector<int>> equality_columns;  // per set: working indexes
-  std::shared_ptr<const BatchSchema> file_schema;  // working schema with this file's types
-  std::vector<uint8_t> filter_bits;
-  std::string key;
+  // One thread: the data file being read.
+  std::unique_ptr<FileScan> current;
+  // Several threads: files read by workers, one each, in plan order; the
+  // front one is the consumer's.
+  std::deque<std::unique_ptr<FileAhead>> ahead;
+  std::mutex ahead_mutex;
+  std::condition_variable ahead_changed;
+  bool stopping = false;
 
-  std::string file_what() const {
+  ~Impl() { stop_workers(); }
+
+  std::string file_what(const FileTask* task) const {
     return snapshot_what + ", data file " + (task ? task->local_path : std::string("?"));
   }
 
@@ -115,15 +160,14 @@ struct PARQUETRY_LOCAL TableScan::Impl {
     output_schema = std::move(s);
   }
 
-  void close_file() {
-    batches.reset();
-    reader.reset();
-    task = nullptr;
-  }
-
   // Resolves the working columns against the file and opens the read.
-  void open_file(const FileTask& t) {
-    task = &t;
+  // `threads` decode the file's columns (1 when files are read in parallel).
+  std::unique_ptr<FileScan> open_file(const FileTask& t, int threads) {
+    auto file = std::make_unique<FileScan>();
+    FileScan& scan = *file;
+    scan.task = &t;
+    auto file_what = [&] { return this->file_what(&t); };
+    std::vector<Source>& sources = scan.sources;
     const PartitionSpec* spec = table->metadata().spec(t.file.spec_id);
     auto probe = FileReader::open(t.local_path);
     const SchemaNode& root = probe->schema().root();
@@ -178,21 +222,20 @@ struct PARQUETRY_LOCAL TableScan::Impl {
     }
     ReaderOptions reader_options;
     reader_options.columns = columns;
-    reader_options.threads = options.threads;
+    reader_options.threads = threads;
     reader_options.read_ahead_budget = options.read_ahead_budget;
     reader_options.batch_size = options.batch_size;
-    reader = FileReader::open(t.local_path, reader_options);
-    positions = deletes->positions_for(t);
-    if (positions.empty()) {
-      batches = reader->batches();
+    scan.reader = FileReader::open(t.local_path, reader_options);
+    scan.positions = deletes->positions_for(t);
+    if (scan.positions.empty()) {
+      scan.batches = scan.reader->batches();
     } else {
       MergeOnReadOptions mor;
       mor.batch_size = options.batch_size;
-      batches = std::make_unique<MergeOnReadReader>(*reader, positions, mor);
+      scan.batches = std::make_unique<MergeOnReadReader>(*scan.reader, scan.positions, mor);
     }
-    equality = deletes->equality_for(t);
-    equality_columns.clear();
-    for (const auto& set : equality) {
+    scan.equality = deletes->equality_for(t);
+    for (const auto& set : scan.equality) {
       std::vector<int> cols;
       for (int32_t id : set->field_ids) {
         int index = -1;
@@ -204,13 +247,15 @@ struct PARQUETRY_LOCAL TableScan::Impl {
                             ", which the current schema dropped");
         cols.push_back(index);
       }
-      equality_columns.push_back(std::move(cols));
+      scan.equality_columns.push_back(std::move(cols));
     }
-    file_schema.reset();
+    return file;
   }
 
   // The working batch: one column per working field, in order.
-  RecordBatch build(const RecordBatch& in) {
+  RecordBatch build(FileScan& f, const RecordBatch& in) const {
+    const std::vector<Source>& sources = f.sources;
+    std::shared_ptr<const BatchSchema>& file_schema = f.file_schema;
     RecordBatch out;
     out.num_rows = in.num_rows;
     const bool new_schema = file_schema == nullptr;
@@ -222,7 +267,7 @@ struct PARQUETRY_LOCAL TableScan::Impl {
         const int index = in.schema->field_index(src.file_column);
         if (index < 0)
           throw Error(ErrorCode::kInternal,
-                      file_what() + ": column " + src.file_column + " missing from the read");
+                      file_what(f.task) + ": column " + src.file_column + " missing from the read");
         column = promote_array(in.columns[size_t(index)], src.field->type);
       } else {
         column = constant_array(src.type, src.constant, in.num_rows);
@@ -239,7 +284,11 @@ struct PARQUETRY_LOCAL TableScan::Impl {
 
   // Applies equality deletes and the filter; returns the output batch
   // (possibly empty).
-  RecordBatch finish(RecordBatch batch) {
+  RecordBatch finish(FileScan& f, RecordBatch batch) const {
+    std::vector<uint8_t>& filter_bits = f.filter_bits;
+    const auto& equality = f.equality;
+    const auto& equality_columns = f.equality_columns;
+    std::string& key = f.key;
     const int64_t rows = batch.num_rows;
     int64_t kept = rows;
     bool filtered = false;
@@ -313,39 +362,140 @@ struct PARQUETRY_LOCAL TableScan::Impl {
     return out;
   }
 
-  bool next(RecordBatch& out) {
+  // The file's next output batch (equality deletes and the filter applied;
+  // never empty); false at its end. Errors name the file.
+  bool produce(FileScan& f, RecordBatch& out) const {
     RecordBatch in;
-    for (;;) {
-      if (task == nullptr) {
-        const size_t total = options.tasks ? options.tasks->size() : plan.tasks.size();
-        if (next_task >= total) return false;
-        const size_t index = options.tasks ? size_t((*options.tasks)[next_task]) : next_task;
-        ++next_task;
-        if (index >= plan.tasks.size())
-          throw_invalid(snapshot_what + ": task " + std::to_string(index) + " is not in the plan");
-        const FileTask& t = plan.tasks[index];
-        try {
-          open_file(t);
-        } catch (const Error& e) {
-          if (e.message().starts_with("table ")) throw;
-          throw Error(e.code(), file_what() + ": " + e.message(), e.where());
-        }
-      }
-      try {
-        if (!batches->next(in)) {
-          close_file();
-          continue;
-        }
+    try {
+      for (;;) {
+        if (!f.batches->next(in)) return false;
         if (in.num_rows == 0) continue;
-        RecordBatch result = finish(build(in));
+        RecordBatch result = finish(f, build(f, in));
         if (result.num_rows == 0) continue;
         out = std::move(result);
         return true;
-      } catch (const Error& e) {
-        if (e.message().starts_with("table ")) throw;
-        throw Error(e.code(), file_what() + ": " + e.message(), e.where());
+      }
+    } catch (const Error& e) {
+      if (e.message().starts_with("table ")) throw;
+      throw Error(e.code(), file_what(f.task) + ": " + e.message(), e.where());
+    }
+  }
+
+  // The next planned file, opened (null at the end of the plan).
+  std::unique_ptr<FileScan> open_next(int threads) {
+    const size_t total = options.tasks ? options.tasks->size() : plan.tasks.size();
+    if (next_task >= total) return nullptr;
+    const size_t index = options.tasks ? size_t((*options.tasks)[next_task]) : next_task;
+    ++next_task;
+    if (index >= plan.tasks.size())
+      throw_invalid(snapshot_what + ": task " + std::to_string(index) + " is not in the plan");
+    const FileTask& t = plan.tasks[index];
+    try {
+      return open_file(t, threads);
+    } catch (const Error& e) {
+      if (e.message().starts_with("table ")) throw;
+      throw Error(e.code(), file_what(&t) + ": " + e.message(), e.where());
+    }
+  }
+
+  bool next(RecordBatch& out) {
+    if (options.threads > 1) return next_parallel(out);
+    for (;;) {
+      if (!current) {
+        current = open_next(options.threads);
+        if (!current) return false;
+      }
+      if (produce(*current, out)) return true;
+      current.reset();
+    }
+  }
+
+  // Several threads: workers read whole files side by side (one worker a
+  // file, so decoding and delete filtering of one run beside the other's),
+  // a file's batches waiting for the consumer up to read_ahead_budget /
+  // threads bytes. Files are opened here, in plan order, and handed out in
+  // that order; with fewer files than threads the spare threads decode
+  // columns within a file.
+  bool next_parallel(RecordBatch& out) {
+    for (;;) {
+      while (int(ahead.size()) < options.threads) {
+        // Threads not taken by a file of their own decode this one's columns
+        // (a table of one large file still uses them all).
+        const size_t total = options.tasks ? options.tasks->size() : plan.tasks.size();
+        const size_t files =
+            std::min(size_t(options.threads), ahead.size() + (total - std::min(total, next_task)));
+        const int reader_threads = std::max(1, options.threads / int(std::max<size_t>(files, 1)));
+        std::unique_ptr<FileScan> file = open_next(reader_threads);
+        if (!file) break;
+        auto entry = std::make_unique<FileAhead>();
+        entry->scan = std::move(file);
+        FileAhead* raw = entry.get();
+        {
+          std::lock_guard<std::mutex> lock(ahead_mutex);
+          ahead.push_back(std::move(entry));
+        }
+        raw->worker = std::thread([this, raw] { work(*raw); });
+      }
+      if (ahead.empty()) return false;
+      FileAhead& front = *ahead.front();
+      std::unique_lock<std::mutex> lock(ahead_mutex);
+      ahead_changed.wait(lock, [&] { return !front.ready.empty() || front.done; });
+      if (!front.ready.empty()) {
+        out = std::move(front.ready.front());
+        front.ready.pop_front();
+        front.ready_bytes -= batch_bytes(out);
+        ahead_changed.notify_all();
+        return true;
+      }
+      std::exception_ptr error = front.error;
+      lock.unlock();
+      front.worker.join();
+      {
+        std::lock_guard<std::mutex> relock(ahead_mutex);
+        ahead.pop_front();
+      }
+      if (error) {
+        stop_workers();
+        std::rethrow_exception(error);
       }
     }
+  }
+
+  void work(FileAhead& entry) {
+    const int64_t budget = std::max<int64_t>(options.read_ahead_budget / options.threads, 1);
+    try {
+      RecordBatch batch;
+      while (produce(*entry.scan, batch)) {
+        const int64_t bytes = batch_bytes(batch);
+        std::unique_lock<std::mutex> lock(ahead_mutex);
+        ahead_changed.wait(lock,
+                           [&] { return stopping || entry.ready.empty() || entry.ready_bytes < budget; });
+        if (stopping) break;
+        entry.ready.push_back(std::move(batch));
+        entry.ready_bytes += bytes;
+        ahead_changed.notify_all();
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(ahead_mutex);
+      entry.error = std::current_exception();
+    }
+    std::lock_guard<std::mutex> lock(ahead_mutex);
+    entry.done = true;
+    ahead_changed.notify_all();
+  }
+
+  void stop_workers() {
+    {
+      std::lock_guard<std::mutex> lock(ahead_mutex);
+      stopping = true;
+      ahead_changed.notify_all();
+    }
+    for (auto& entry : ahead) {
+      if (entry->worker.joinable()) entry->worker.join();
+    }
+    ahead.clear();
+    std::lock_guard<std::mutex> lock(ahead_mutex);
+    stopping = false;
   }
 };
 
