@@ -388,8 +388,14 @@ struct TableScanOptions {
   /// Top-level columns by name (current schema); empty = all.
   std::vector<std::string> columns;
   Predicate filter;
+  /// Threads of the scan. Above 1, data files are read side by side, each
+  /// by a worker thread of its own (decoding, deletes and filter), and their
+  /// batches still come out in plan order; threads beyond the number of
+  /// files left decode columns within a file.
   int threads = 1;
-  /// Read-ahead budget of each data file's reader (ReaderOptions::read_ahead_budget).
+  /// Read-ahead budget of each data file's reader (ReaderOptions::read_ahead_budget);
+  /// with several threads also the bytes of finished batches the workers
+  /// hold for the consumer, split evenly between them (at least one batch each).
   int64_t read_ahead_budget = 256LL << 20;
   int64_t batch_size = 64 * 1024;
   /// Only these planned files (indexes into plan().tasks, which the same
