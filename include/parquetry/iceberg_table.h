@@ -416,7 +416,8 @@ class PARQUETRY_API TableScan final : public BatchReader {
   bool next(RecordBatch& out) override;
   const ScanPlan& plan() const;
   /// Rows the scan returns, without materializing them when the plan allows
-  /// (no filter, no deletes: the data files' row counts).
+  /// (no filter, no deletes: the data files' row counts). Instead of next():
+  /// a scan that next() has started throws kInvalidArgument.
   int64_t count();
 
   struct Impl;

@@ -119,6 +119,8 @@ TEST_F(TableScanTest, ThreadsReadFilesSideBySideInPlanOrder) {
   ASSERT_TRUE(abandoned->next(batch));
   EXPECT_GT(batch.num_rows, 0);  // at most 5, fewer where deletes fell
   EXPECT_LE(batch.num_rows, 5);
+  // count() reads other columns than next(): not after next() has started.
+  EXPECT_THROW(abandoned->count(), Error);
   abandoned.reset();  // workers still holding batches stop and are joined
 }
 

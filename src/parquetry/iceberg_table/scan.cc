@@ -525,6 +525,10 @@ const ScanPlan& TableScan::plan() const { return impl_->plan; }
 
 int64_t TableScan::count() {
   Impl& s = *impl_;
+  // The count reads other columns than next() (none but the filter's and
+  // deletes'), and files already handed to workers were opened for next().
+  if (s.next_task != 0 || s.current || !s.ahead.empty())
+    throw_invalid(s.snapshot_what + ": count() of a scan that next() has started");
   bool any_deletes = false;
   for (const FileTask& t : s.plan.tasks) any_deletes = any_deletes || !t.deletes.empty();
   if (s.filter_is_true && !any_deletes && !s.options.tasks) {
