@@ -32,13 +32,21 @@ TEST(KeyTools, InMemoryKmsWrapsWithTheMasterKeyIdAsAad) {
   EXPECT_THROW(kms.unwrap_key(wrapped, "nope"), Error);  // unknown id
 }
 
-TEST(KeyTools, ExternalKeyMaterialFileFromParquetJavaReads) {
-  const std::string path =
-      testing::parquet_testing("data/external_key_material_java.parquet.encrypted").string();
-  auto kms = std::make_shared<InMemoryKms>(test_master_keys());
+// parquet-java's file with external key material, and options that read it
+// through the in-memory KMS holding the test master keys.
+std::string java_key_material_file() {
+  return testing::parquet_testing("data/external_key_material_java.parquet.encrypted").string();
+}
+ReaderOptions read_with_test_kms(const std::string& path) {
   ReaderOptions options;
-  options.decryption.key_retriever = key_tools_retriever(kms, path);
-  auto reader = FileReader::open(path, options);
+  options.decryption.key_retriever =
+      key_tools_retriever(std::make_shared<InMemoryKms>(test_master_keys()), path);
+  return options;
+}
+
+TEST(KeyTools, ExternalKeyMaterialFileFromParquetJavaReads) {
+  const std::string path = java_key_material_file();
+  auto reader = FileReader::open(path, read_with_test_kms(path));
   std::vector<RecordBatch> batches = reader->read_all();
   // parquet-java wrote integers i and strings (letter, i): "a0", "b1", "c2", ...
   int64_t row = 0;
@@ -65,11 +73,8 @@ TEST(KeyTools, ExternalKeyMaterialFileFromParquetJavaReads) {
 // input given to the writer. The plaintext output has the input's schema,
 // element for element, and every value.
 TEST(KeyTools, ExternalKeyMaterialFileRewritesWithItsSchema) {
-  const std::string path =
-      testing::parquet_testing("data/external_key_material_java.parquet.encrypted").string();
-  auto kms = std::make_shared<InMemoryKms>(test_master_keys());
-  ReaderOptions options;
-  options.decryption.key_retriever = key_tools_retriever(kms, path);
+  const std::string path = java_key_material_file();
+  ReaderOptions options = read_with_test_kms(path);
   options.int96_as_binary = true;
   auto input = FileReader::open(path, options);
   const FileMetaData& footer = input->metadata();
