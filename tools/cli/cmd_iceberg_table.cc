@@ -319,7 +319,10 @@ const CommandRegistration kIcebergTableCommands(61, [](CLI::App& app) {
   add_table_options(scan, *scan_options, true);
   scan->add_option("--columns", scan_options->columns, "comma-separated top-level columns");
   scan->add_option("--where", scan_options->where, "only rows matching a predicate");
-  scan->add_option("--threads", scan_options->threads, "decode threads")->check(CLI::Range(1, 256));
+  scan->add_option("--threads", scan_options->threads,
+                   "threads: data files read side by side (rows still in plan order); spare ones "
+                   "decode columns within a file")
+      ->check(CLI::Range(1, 256));
   scan->add_flag("--csv", scan_options->csv, "CSV instead of JSON lines");
   scan->add_flag("--count", scan_options->count, "print only the number of rows");
   scan->add_option("--limit", scan_options->limit, "print at most N rows");
