@@ -9,7 +9,6 @@
 #include <cstring>
 #include <deque>
 #include <exception>
-#include <functional>
 #include <mutex>
 #include <thread>
 #include <unordered_map>
@@ -56,21 +55,26 @@ struct FileScan {
 // A file whose batches a worker thread produces ahead of the consumer, up
 // to a byte budget; the consumer takes them in file order.
 struct FileAhead {
+  struct Ready {
+    RecordBatch batch;
+    int64_t bytes = 0;  // counted once, by the worker
+  };
   std::unique_ptr<FileScan> scan;
-  std::deque<RecordBatch> ready;
+  std::deque<Ready> ready;
   int64_t ready_bytes = 0;
   bool done = false;
   std::exception_ptr error;
   std::thread worker;
 };
 
+void add_buffer_bytes(const ArrayData& array, int64_t& total) {
+  for (const BufferRef& buffer : array.buffers) total += buffer.size;
+  for (const auto& child : array.children) add_buffer_bytes(*child, total);
+}
+
 int64_t batch_bytes(const RecordBatch& batch) {
   int64_t total = 0;
-  std::function<void(const ArrayData&)> add = [&](const ArrayData& a) {
-    for (const BufferRef& b : a.buffers) total += b.size;
-    for (const auto& child : a.children) add(*child);
-  };
-  for (const auto& column : batch.columns) add(*column);
+  for (const auto& column : batch.columns) add_buffer_bytes(*column, total);
   return total;
 }
 
@@ -441,9 +445,9 @@ struct PARQUETRY_LOCAL TableScan::Impl {
       std::unique_lock<std::mutex> lock(ahead_mutex);
       ahead_changed.wait(lock, [&] { return !front.ready.empty() || front.done; });
       if (!front.ready.empty()) {
-        out = std::move(front.ready.front());
+        out = std::move(front.ready.front().batch);
+        front.ready_bytes -= front.ready.front().bytes;
         front.ready.pop_front();
-        front.ready_bytes -= batch_bytes(out);
         ahead_changed.notify_all();
         return true;
       }
@@ -471,7 +475,7 @@ struct PARQUETRY_LOCAL TableScan::Impl {
         ahead_changed.wait(lock,
                            [&] { return stopping || entry.ready.empty() || entry.ready_bytes < budget; });
         if (stopping) break;
-        entry.ready.push_back(std::move(batch));
+        entry.ready.push_back({std::move(batch), bytes});
         entry.ready_bytes += bytes;
         ahead_changed.notify_all();
       }
