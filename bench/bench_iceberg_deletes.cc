@@ -6,7 +6,10 @@
 //  - dv_10pct (102): a deletion vector per data file deleting 10% of its
 //    rows (seeded random positions), in one Puffin file;
 //  - equality_100k (103): one global equality-delete file of 100,000 ids
-//    (every 20th id), so 5% of the rows go.
+//    (every 20th id), so 5% of the rows go;
+//  - positions_10pct (104): the deletion vectors' rows as position-delete
+//    Parquet files, one per partition (as Spark writes them), each scoped
+//    to its data file by partition and by file_path bounds.
 // Each case is a full TableScan (every column, 1 and 2 threads) counting
 // rows; the count is checked against what the deletes leave. The rows are
 // held to +10% / +30% of the plain scan, so the table runs five forks of
@@ -16,6 +19,7 @@
 #include <random>
 #include <string>
 
+#include "../tests/iceberg_read/delete_file_support.h"
 #include "../tests/iceberg_table/table_writer.h"
 #include "harness.h"
 #include "parquetry/array_builder.h"
@@ -86,7 +90,7 @@ struct DeleteTable {
 
 std::string metadata_json(const std::string& location) {
   std::string snapshots;
-  for (int s = 1; s <= 3; ++s) {
+  for (int s = 1; s <= 4; ++s) {
     if (!snapshots.empty()) snapshots += ",";
     snapshots += R"({"snapshot-id":)" + std::to_string(100 + s) + R"(,"sequence-number":)" +
                  std::to_string(s) + R"(,"timestamp-ms":)" + std::to_string(s * 1000) +
@@ -94,7 +98,7 @@ std::string metadata_json(const std::string& location) {
                  R"(.avro","schema-id":0})";
   }
   return R"({"format-version":2,"location":")" + location +
-         R"(","last-sequence-number":3,"last-column-id":3,"current-schema-id":0,
+         R"(","last-sequence-number":4,"last-column-id":3,"current-schema-id":0,
 "schemas":[{"type":"struct","schema-id":0,"fields":[{"id":1,"name":"id","required":true,"type":"long"},
 {"id":2,"name":"part","required":true,"type":"int"},{"id":3,"name":"name","required":false,"type":"string"}]}],
 "default-spec-id":0,"partition-specs":[{"spec-id":0,"fields":[{"name":"part","transform":"identity","source-id":2,"field-id":1000}]},
@@ -108,7 +112,8 @@ const DeleteTable& delete_table() {
     DeleteTable t;
     t.root = data_dir() + "/iceberg_deletes";
     const std::string location = "s3://bench/iceberg_deletes";
-    const std::string stamp = t.root + "/complete";
+    // Named for the table's layout: a folder of an older layout is rebuilt.
+    const std::string stamp = t.root + "/complete-4-snapshots";
     const bool reuse = std::filesystem::exists(stamp);
     if (!reuse) {
       std::filesystem::remove_all(t.root);
@@ -118,6 +123,7 @@ const DeleteTable& delete_table() {
     std::vector<EntrySpec> data_entries;
     iceberg::PuffinWriter puffin;
     std::vector<EntrySpec> dv_entries;
+    std::vector<EntrySpec> position_entries;
     std::mt19937_64 random(29);
     for (int f = 0; f < kFiles; ++f) {
       const std::string rel = "data/f" + std::to_string(f) + ".parquet";
@@ -135,6 +141,22 @@ const DeleteTable& delete_table() {
         if (random() % 10 == 0) dv.add(r);
       }
       t.dv_deleted += dv.cardinality();
+      const std::string positions_rel = "data/positions" + std::to_string(f) + ".parquet";
+      if (!reuse) {
+        std::vector<DeleteRow> rows;
+        rows.reserve(size_t(dv.cardinality()));
+        dv.for_each([&](int64_t row) { rows.push_back({e.path, row}); });
+        write_delete_file(t.root + "/" + positions_rel, rows, true, 100'000, 20'000);
+      }
+      EntrySpec positions{.snapshot_id = 104,
+                          .content = 1,
+                          .path = location + "/" + positions_rel,
+                          .part = f,
+                          .record_count = dv.cardinality(),
+                          .file_size = int64_t(std::filesystem::file_size(t.root + "/" + positions_rel))};
+      positions.lower = {{iceberg::kDeleteFilePathFieldId, e.path}};
+      positions.upper = {{iceberg::kDeleteFilePathFieldId, e.path}};
+      position_entries.push_back(positions);
       const iceberg::PuffinBlobMetadata blob = puffin.add_deletion_vector(e.path, dv);
       dv_entries.push_back(EntrySpec{.snapshot_id = 102,
                                      .content = 1,
@@ -159,12 +181,15 @@ const DeleteTable& delete_table() {
       write_text(t.root + "/metadata/data.avro", manifest_bytes(data_entries, 0, 0));
       write_text(t.root + "/metadata/dv.avro", manifest_bytes(dv_entries, 0, 1));
       write_text(t.root + "/metadata/eq.avro", manifest_bytes({eq}, 1, 1));
+      write_text(t.root + "/metadata/positions.avro", manifest_bytes(position_entries, 0, 1));
       const ManifestSpec data{location + "/metadata/data.avro", 0, 0, 0, 1, 101, 0, kFiles - 1};
       const ManifestSpec dvs{location + "/metadata/dv.avro", 0, 0, 1, 2, 102, 0, kFiles - 1};
       const ManifestSpec eqs{location + "/metadata/eq.avro", 0, 1, 1, 3, 103};
+      const ManifestSpec positions{location + "/metadata/positions.avro", 0, 0, 1, 4, 104, 0, kFiles - 1};
       write_text(t.root + "/metadata/snap-101.avro", manifest_list_bytes({data}));
       write_text(t.root + "/metadata/snap-102.avro", manifest_list_bytes({data, dvs}));
       write_text(t.root + "/metadata/snap-103.avro", manifest_list_bytes({data, eqs}));
+      write_text(t.root + "/metadata/snap-104.avro", manifest_list_bytes({data, positions}));
       write_text(t.root + "/metadata/v1.metadata.json", metadata_json(location));
       write_text(t.root + "/metadata/version-hint.text", "1");
       write_text(stamp, "");
@@ -214,5 +239,12 @@ PARQUETRY_BENCH_CASE(iceberg_delete_equality, add_case("iceberg_table", "delete_
                                                        })
                                                   .param("threads", {"1", "2"})
                                                   .interleaved_forks(5));
+PARQUETRY_BENCH_CASE(iceberg_delete_positions,
+                     add_case("iceberg_table", "delete_scan", "positions_10pct",
+                              [](CaseContext& ctx) {
+                                scan_snapshot(ctx, 104, kFiles * kRowsPerFile - delete_table().dv_deleted);
+                              })
+                         .param("threads", {"1", "2"})
+                         .interleaved_forks(5));
 
 }  // namespace parquetry::bench
