@@ -1,18 +1,18 @@
 #include <algorithm>
 #include <string>
 
+#include "parquetry/encoding/bit_unpack.h"
 #include "parquetry/read/file_reader_impl.h"
 #include "parquetry/remote.h"
 
 namespace parquetry {
 namespace {
 
+// Word-wise: a merge-on-read scan slices every column in 8,192-row chunks,
+// and counting bit by bit made slice() ~3% of such a scan.
 int64_t count_nulls(const ArrayData& array, int64_t offset, int64_t length) {
   if (array.buffers.empty() || !array.buffers[0]) return 0;
-  int64_t nulls = 0;
-  const uint8_t* bitmap = array.buffers[0].data;
-  for (int64_t i = offset; i < offset + length; ++i) nulls += !bits::get_bit(bitmap, i);
-  return nulls;
+  return length - encoding::count_set_bits(array.buffers[0].data, offset, length);
 }
 
 }  // namespace
