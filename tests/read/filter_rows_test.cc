@@ -98,7 +98,8 @@ TEST(FilterRows, SyntheticArraysAtEveryPhase) {
   std::mt19937_64 rng(17);
   const TypeId fixed[] = {TypeId::kInt8,  TypeId::kInt16,   TypeId::kInt32,
                           TypeId::kInt64, TypeId::kFloat64, TypeId::kDecimal128};
-  // 8191..8193 and 20001 cross the string compaction's blocks of 8192 lengths.
+  // 8191..8193 and 20001: long arrays of every keep density (runs of kept
+  // strings longer than one 16-lane vector at 97%).
   for (int64_t length : {1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 127, 128, 129, 1000, 8191, 8192, 8193, 20001}) {
     for (int64_t offset : {0, 1, 3, 8, 13}) {
       for (bool with_nulls : {false, true}) {
@@ -154,6 +155,14 @@ TEST(FilterRows, SyntheticArraysAtEveryPhase) {
             array.buffers = {validity, BufferRef::adopt(std::move(offset_buffer)),
                              BufferRef::adopt(std::move(text_buffer))};
             expect_filtered(array, keep, kept);
+            // The same strings with 64-bit offsets (runs shifted 8 lanes a vector).
+            std::vector<int64_t> wide(offsets.begin(), offsets.end());
+            Buffer wide_buffer(wide.size() * 8);
+            std::memcpy(wide_buffer.data(), wide.data(), wide.size() * 8);
+            ArrayData large = array;
+            large.type = std::make_shared<DataType>(DataType::make(TypeId::kLargeString));
+            large.buffers[1] = BufferRef::adopt(std::move(wide_buffer));
+            expect_filtered(large, keep, kept);
           }
         }
       }
@@ -170,6 +179,25 @@ TEST(FilterRows, RejectsAKeptCountOutsideTheArray) {
   const uint64_t keep = 0xF;
   EXPECT_THROW(filter_rows(array, reinterpret_cast<const uint8_t*>(&keep), 5), Error);
   EXPECT_THROW(filter_rows(array, reinterpret_cast<const uint8_t*>(&keep), -1), Error);
+  // Strings: a kept count that disagrees with the bitmap is refused, never
+  // written past the offsets sized from it.
+  ArrayData strings;
+  strings.type = std::make_shared<DataType>(DataType::make(TypeId::kString));
+  strings.length = 4;
+  const int32_t offsets[] = {0, 1, 2, 3, 4};
+  Buffer offset_buffer(sizeof(offsets));
+  std::memcpy(offset_buffer.data(), offsets, sizeof(offsets));
+  Buffer text(4);
+  std::memcpy(text.data(), "abcd", 4);
+  strings.buffers = {BufferRef{}, BufferRef::adopt(std::move(offset_buffer)),
+                     BufferRef::adopt(std::move(text))};
+  EXPECT_THROW(filter_rows(strings, reinterpret_cast<const uint8_t*>(&keep), 2), Error);
+  const uint64_t two = 0x5;
+  EXPECT_THROW(filter_rows(strings, reinterpret_cast<const uint8_t*>(&two), 3), Error);
+  auto kept = filter_rows(strings, reinterpret_cast<const uint8_t*>(&two), 2);
+  ASSERT_EQ(kept->length, 2);
+  EXPECT_EQ(value_json(*kept, 0), "\"a\"");
+  EXPECT_EQ(value_json(*kept, 1), "\"c\"");
 }
 
 }  // namespace
