@@ -11,6 +11,7 @@
 
 #include <random>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "parquetry/error.h"
@@ -211,6 +212,81 @@ TEST(PositionDeleteIndex, ConsecutiveRunsInAddManyBecomeRanges) {
   EXPECT_FALSE(index.contains(7001));
 }
 
+// Ascending batches of a position-delete file's size take the bulk build
+// (a portable bitmap made directly: bitsets above 4096 values a container,
+// arrays below, runs through run_optimize). Every density and shape gives
+// the set, and after run_optimize the bytes, of inserting value by value,
+// alone and onto an index that already holds other positions.
+TEST(PositionDeleteIndex, AscendingBatchesBuildTheSetValueByValueBuilds) {
+  std::mt19937_64 rng(31);
+  struct Shape {
+    const char* name;
+    std::vector<int64_t> values;
+  };
+  std::vector<Shape> shapes;
+  auto random_density = [&](const char* name, int64_t base, int64_t span, uint64_t one_in) {
+    Shape shape{name, {}};
+    for (int64_t p = base; p < base + span; ++p) {
+      if (rng() % one_in == 0) shape.values.push_back(p);
+    }
+    shapes.push_back(std::move(shape));
+  };
+  random_density("10% of 500,000", 0, 500'000, 10);
+  random_density("1% of 300,000", 70'000, 300'000, 100);
+  random_density("every position across a high key", (int64_t(1) << 32) - 100'000, 200'000, 1);
+  random_density("50% of 2^16 + 5", 65'531, 65'541, 2);
+  {
+    Shape runs{"runs and a full container", {}};
+    for (int64_t p = 131'072; p < 131'072 + 65'536; ++p) runs.values.push_back(p);  // one whole container
+    for (int64_t p = 300'000; p < 310'000; p += 3) runs.values.push_back(p);
+    for (int64_t p = 400'000; p < 400'300; ++p) runs.values.push_back(p);
+    shapes.push_back(std::move(runs));
+  }
+  {
+    Shape exact{"4096 and 4097 in a container", {}};
+    for (int64_t p = 0; p < 4096 * 3; p += 3) exact.values.push_back(p);                // 4096: an array
+    for (int64_t p = 65'536; p < 65'536 + 4097 * 2; p += 2) exact.values.push_back(p);  // 4097: a bitset
+    shapes.push_back(std::move(exact));
+  }
+  for (const Shape& shape : shapes) {
+    SCOPED_TRACE(shape.name);
+    ASSERT_GE(shape.values.size(), 256u);  // the bulk path's threshold
+    for (bool onto_existing : {false, true}) {
+      SCOPED_TRACE(onto_existing ? "onto an index holding other positions" : "into an empty index");
+      PositionDeleteIndex bulk, by_value;
+      std::set<int64_t> reference(shape.values.begin(), shape.values.end());
+      if (onto_existing) {
+        for (int64_t p :
+             {int64_t(5), int64_t(65'537), shape.values[shape.values.size() / 2] + 1, int64_t(1) << 40}) {
+          bulk.add(p);
+          by_value.add(p);
+          reference.insert(p);
+        }
+      }
+      bulk.add_many(shape.values);
+      for (int64_t p : shape.values) by_value.add(p);
+      EXPECT_EQ(bulk.cardinality(), int64_t(reference.size()));
+      EXPECT_EQ(positions_of(bulk), std::vector<int64_t>(reference.begin(), reference.end()));
+      bulk.run_optimize();
+      by_value.run_optimize();
+      EXPECT_EQ(bulk.serialize_portable(), by_value.serialize_portable());
+      EXPECT_EQ(bulk.count_range(shape.values.front(), shape.values.back() + 1),
+                std::distance(reference.lower_bound(shape.values.front()),
+                              reference.upper_bound(shape.values.back())));
+    }
+  }
+  // Not ascending (a duplicate, then a step back): the value-by-value path,
+  // same set.
+  std::vector<int64_t> unsorted;
+  for (int64_t p = 0; p < 5000; p += 7) unsorted.push_back(p);
+  unsorted.push_back(14);
+  unsorted.push_back(3);
+  PositionDeleteIndex index;
+  index.add_many(unsorted);
+  std::set<int64_t> reference(unsorted.begin(), unsorted.end());
+  EXPECT_EQ(positions_of(index), std::vector<int64_t>(reference.begin(), reference.end()));
+}
+
 TEST(PositionDeleteIndex, RejectsOutOfRangePositionsAndStaysUnchanged) {
   PositionDeleteIndex index;
   index.add(3);
@@ -274,6 +350,70 @@ TEST(PositionDeleteIndex, CursorBatchesAndBounds) {
     for (size_t n; (n = cursor.next(buffer)) != 0;) got.insert(got.end(), buffer, buffer + n);
     std::vector<int64_t> want(reference.lower_bound(from), reference.lower_bound(to));
     EXPECT_EQ(got, want) << from << " " << to;
+  }
+}
+
+// deleted_bitmap reads the index's containers directly: array, bitset and
+// run containers (and the small inline form), windows at any bit alignment,
+// across container and 2^32 key boundaries, starting before row 0, and
+// never writing past its (num_rows + 7) / 8 bytes.
+TEST(PositionDeleteIndex, DeletedBitmapReadsEveryContainerKind) {
+  std::mt19937_64 rng(41);
+  const int64_t high = int64_t(1) << 32;
+  std::set<int64_t> reference;
+  PositionDeleteIndex index;
+  std::vector<int64_t> dense, sparse;
+  for (int64_t p = 0; p < 200'000; ++p) {
+    if (rng() % 10 == 0) dense.push_back(p);  // bitset containers
+  }
+  for (int64_t p = 200'000; p < 400'000; p += 97) sparse.push_back(p);  // array containers
+  index.add_many(dense);
+  index.add_many(sparse);
+  index.add_range(450'000, 600'000);             // run containers, one a whole chunk
+  index.add_range(high - 70'000, high + 3'000);  // across the key boundary
+  index.add(high + 65'536 * 3 + 5);
+  index.run_optimize();
+  reference.insert(dense.begin(), dense.end());
+  reference.insert(sparse.begin(), sparse.end());
+  for (int64_t p = 450'000; p < 600'000; ++p) reference.insert(p);
+  for (int64_t p = high - 70'000; p < high + 3'000; ++p) reference.insert(p);
+  reference.insert(high + 65'536 * 3 + 5);
+
+  PositionDeleteIndex small;  // the inline form
+  small.add(3);
+  small.add(70);
+  const std::set<int64_t> small_reference{3, 70};
+
+  struct Window {
+    int64_t first, rows;
+  };
+  std::vector<Window> windows = {{0, 200'000},         {-13, 300},
+                                 {65'531, 70'001},     {199'999, 250'003},
+                                 {449'995, 150'011},   {high - 70'003, 73'010},
+                                 {high + 196'600, 17}, {7, 1},
+                                 {600'000, 5'000}};
+  for (int i = 0; i < 40; ++i) {
+    const int64_t first = int64_t(rng() % 620'000) - 5;
+    windows.push_back({first, int64_t(rng() % 90'000) + 1});
+  }
+  for (const Window& w : windows) {
+    for (bool use_small : {false, true}) {
+      const PositionDeleteIndex& idx = use_small ? small : index;
+      const std::set<int64_t>& model = use_small ? small_reference : reference;
+      SCOPED_TRACE("first " + std::to_string(w.first) + " rows " + std::to_string(w.rows) +
+                   (use_small ? " (small)" : ""));
+      const size_t bytes = size_t((w.rows + 7) / 8);
+      std::vector<uint8_t> bits(bytes + 9, 0xA5);
+      idx.deleted_bitmap(w.first, w.rows, bits.data());
+      int64_t wrong = 0;
+      for (int64_t i = 0; i < w.rows; ++i) {
+        const bool want = model.count(w.first + i) == 1;
+        const bool got = (bits[size_t(i / 8)] >> (i % 8)) & 1;
+        wrong += want != got;
+      }
+      EXPECT_EQ(wrong, 0);
+      for (size_t b = bytes; b < bits.size(); ++b) EXPECT_EQ(bits[b], 0xA5) << "byte " << b;
+    }
   }
 }
 

@@ -132,16 +132,14 @@ RecordBatch MergeOnReadReader::read_with_deletes(int32_t g, int64_t first, int64
   // deleted rows listed and the read split into ranges below.
   const int64_t skip_rows = std::clamp<int64_t>(rows / 16, 64, kSkipRows);
   {
-    keep_.assign(size_t((rows + 63) / 64), ~uint64_t(0));
-    PositionCursor cursor(*deletes_, first, first + rows);
-    int64_t chunk[1024];
+    // The deleted rows' bits straight from the index's containers, then
+    // inverted (bits past the last row come out set, as kept).
+    keep_.assign(size_t((rows + 63) / 64), 0);
+    deletes_->deleted_bitmap(first, rows, reinterpret_cast<uint8_t*>(keep_.data()));
     int64_t seen = 0;
-    for (size_t n; (n = cursor.next(chunk)) != 0;) {
-      for (size_t i = 0; i < n; ++i) {
-        const int64_t row = chunk[i] - first;
-        keep_[size_t(row >> 6)] &= ~(uint64_t(1) << (row & 63));
-      }
-      seen += int64_t(n);
+    for (uint64_t& word : keep_) {
+      seen += std::popcount(word);
+      word = ~word;
     }
     if (seen != deleted) throw Error(ErrorCode::kInternal, "merge-on-read: delete count changed");
     if (!has_deleted_run(keep_, skip_rows)) {
