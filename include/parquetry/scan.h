@@ -57,6 +57,12 @@ class PARQUETRY_API ScanAccumulator {
 };
 
 /// Reads the file with `options` (columns, threads, ...) and folds every value.
+/// With threads > 1 on a local file of at least four selected row groups per
+/// thread, each thread streams its share of the row groups (every n-th)
+/// through a reader of its own and the folds are merged; otherwise the
+/// threads decode and fold the columns of each batch side by side. Sums of
+/// floats (lists of floats) may then differ in their last bits between
+/// thread counts, as any sum taken in another order.
 PARQUETRY_API ScanSummary scan_file(const std::string& path, const ReaderOptions& options);
 
 }  // namespace parquetry

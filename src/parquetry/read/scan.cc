@@ -13,6 +13,8 @@
 
 #include "parquetry/encoding/bit_unpack.h"
 #include "parquetry/error.h"
+#include "parquetry/reader.h"
+#include "parquetry/remote.h"
 #include "parquetry/table/select.h"
 #include "parquetry/util/bit_util.h"
 #include "parquetry/util/parallel.h"
@@ -576,12 +578,60 @@ void ScanAccumulator::merge(const ScanSummary& other) {
   }
 }
 
+namespace {
+
+// Row groups the scan reads, in order.
+std::vector<int32_t> selected_row_groups(const FileReader& reader, const ReaderOptions& options) {
+  if (!options.row_groups.empty()) return options.row_groups;
+  std::vector<int32_t> groups(size_t(reader.num_row_groups()));
+  for (size_t g = 0; g < groups.size(); ++g) groups[g] = int32_t(g);
+  return groups;
+}
+
+// Threads that each stream their own share of the row groups through a
+// reader of their own (one thread per stream: a reader is not shared) and
+// fold it, the folds merged at the end. Splitting by column instead meets
+// at a barrier every batch, and a file's columns differ in cost (a
+// timestamp against a one-byte flag), so the faster thread waits: on the
+// taxi file with 21 row groups a second thread gained 1.39x that way.
+// Row groups go round-robin, which balances files of equal row groups.
+ScanSummary scan_by_row_group(const std::string& path, const ReaderOptions& options,
+                              const BatchSchema& schema, const std::vector<int32_t>& groups) {
+  const int threads = options.threads;
+  std::vector<ScanSummary> folds(static_cast<size_t>(threads));
+  parallel_for(threads, threads, [&](int64_t t) {
+    ReaderOptions share = options;
+    share.threads = 1;
+    share.row_groups.clear();
+    for (size_t i = size_t(t); i < groups.size(); i += size_t(threads)) share.row_groups.push_back(groups[i]);
+    std::unique_ptr<FileReader> reader = FileReader::open(path, share);
+    ScanAccumulator accumulator(*reader->batch_schema());
+    std::unique_ptr<BatchReader> batches = reader->batches();
+    RecordBatch batch;
+    while (batches->next(batch)) accumulator.add(batch);
+    folds[size_t(t)] = accumulator.summary();
+  });
+  ScanAccumulator total(schema);
+  for (const ScanSummary& fold : folds) total.merge(fold);
+  return total.summary();
+}
+
+}  // namespace
+
 ScanSummary scan_file(const std::string& path, const ReaderOptions& options) {
   std::unique_ptr<FileReader> reader = FileReader::open(path, options);
+  // Enough row groups to give each thread several: threads take row groups.
+  // A remote file keeps one reader, whose read-ahead hides the latency (a
+  // reader per thread would fetch the footer once each).
+  const std::vector<int32_t> groups = selected_row_groups(*reader, options);
+  if (options.threads > 1 && groups.size() >= 4 * size_t(options.threads) && !is_remote_path(path)) {
+    return scan_by_row_group(path, options, *reader->batch_schema(), groups);
+  }
   ScanAccumulator accumulator(*reader->batch_schema());
   // The batch stream, not whole row groups: memory stays at a few batches
   // whatever the row-group size, and the same buffers are refilled batch
   // after batch (each batch is folded and dropped before the next decodes).
+  // Threads decode a batch's columns side by side, then fold them so.
   std::unique_ptr<BatchReader> batches = reader->batches();
   RecordBatch batch;
   while (batches->next(batch)) accumulator.add(batch, options.threads);
