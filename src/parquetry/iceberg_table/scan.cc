@@ -36,11 +36,13 @@ struct Source {
 
 // One data file's read: its reader (through MergeOnReadReader when it has
 // position deletes), where each working column comes from, its equality
-// deletes, and the scratch of the batches built from it. A file is opened on
-// the scan's thread (the delete cache is not shared); its batches may then be
-// produced on another.
+// deletes, and the scratch of the batches built from it. A file's columns are
+// resolved on the scan's thread (open_file); its read and deletes are opened
+// (start_file) and its batches produced on a worker when there are several
+// threads.
 struct FileScan {
   const FileTask* task = nullptr;
+  ReaderOptions reader_options;  // the projected columns, set on opening
   std::unique_ptr<FileReader> reader;
   PositionDeleteIndex positions;
   std::unique_ptr<BatchReader> batches;
@@ -224,12 +226,22 @@ struct PARQUETRY_LOCAL TableScan::Impl {
       const SchemaNode* first = root.children().front();
       columns.push_back(first->name());
     }
-    ReaderOptions reader_options;
-    reader_options.columns = columns;
-    reader_options.threads = threads;
-    reader_options.read_ahead_budget = options.read_ahead_budget;
-    reader_options.batch_size = options.batch_size;
-    scan.reader = FileReader::open(t.local_path, reader_options);
+    scan.reader_options.columns = columns;
+    scan.reader_options.threads = threads;
+    scan.reader_options.read_ahead_budget = options.read_ahead_budget;
+    scan.reader_options.batch_size = options.batch_size;
+    return file;
+  }
+
+  // Opens the file's read and loads its deletes. With several threads this
+  // runs on the file's worker, not on the scan's thread, so that reading a
+  // position-delete file no longer holds back the start of the next data
+  // file (the delete cache loads each delete file once, whichever thread
+  // asks first).
+  void start_file(FileScan& scan) {
+    const FileTask& t = *scan.task;
+    auto file_what = [&] { return this->file_what(&t); };
+    scan.reader = FileReader::open(t.local_path, scan.reader_options);
     scan.positions = deletes->positions_for(t);
     if (scan.positions.empty()) {
       scan.batches = scan.reader->batches();
@@ -253,7 +265,18 @@ struct PARQUETRY_LOCAL TableScan::Impl {
       }
       scan.equality_columns.push_back(std::move(cols));
     }
-    return file;
+  }
+
+  // Runs `step` on task `t`, naming the data file in an error that does not
+  // already name the table.
+  template <typename Step>
+  auto naming_file(const FileTask& t, Step&& step) {
+    try {
+      return step();
+    } catch (const Error& e) {
+      if (e.message().starts_with("table ")) throw;
+      throw Error(e.code(), file_what(&t) + ": " + e.message(), e.where());
+    }
   }
 
   // The working batch: one column per working field, in order.
@@ -394,12 +417,7 @@ struct PARQUETRY_LOCAL TableScan::Impl {
     if (index >= plan.tasks.size())
       throw_invalid(snapshot_what + ": task " + std::to_string(index) + " is not in the plan");
     const FileTask& t = plan.tasks[index];
-    try {
-      return open_file(t, threads);
-    } catch (const Error& e) {
-      if (e.message().starts_with("table ")) throw;
-      throw Error(e.code(), file_what(&t) + ": " + e.message(), e.where());
-    }
+    return naming_file(t, [&] { return open_file(t, threads); });
   }
 
   bool next(RecordBatch& out) {
@@ -408,6 +426,7 @@ struct PARQUETRY_LOCAL TableScan::Impl {
       if (!current) {
         current = open_next(options.threads);
         if (!current) return false;
+        naming_file(*current->task, [&] { start_file(*current); });
       }
       if (produce(*current, out)) return true;
       current.reset();
@@ -468,6 +487,7 @@ struct PARQUETRY_LOCAL TableScan::Impl {
   void work(FileAhead& entry) {
     const int64_t budget = std::max<int64_t>(options.read_ahead_budget / options.threads, 1);
     try {
+      naming_file(*entry.scan->task, [&] { start_file(*entry.scan); });
       RecordBatch batch;
       while (produce(*entry.scan, batch)) {
         const int64_t bytes = batch_bytes(batch);
