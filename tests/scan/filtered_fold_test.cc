@@ -20,38 +20,13 @@
 #include "parquetry/util/bit_util.h"
 #include "parquetry/util/buffer.h"
 #include "parquetry/writer.h"
+#include "summary_compare.h"
 #include "test_support.h"
 
 namespace parquetry {
 namespace {
 
 std::string file(const char* name) { return testing::parquet_testing(std::string("data/") + name).string(); }
-
-// NaN equals NaN here: a fold that saw only NaN keeps no bound either way.
-bool same_bound(const ScanScalar& a, const ScanScalar& b) {
-  if (a.index() != b.index()) return false;
-  if (const auto* x = std::get_if<double>(&a)) {
-    const double y = std::get<double>(b);
-    return *x == y || (*x != *x && y != y);
-  }
-  return a == b;
-}
-
-void expect_same(const ScanSummary& got, const ScanSummary& want) {
-  EXPECT_EQ(got.rows, want.rows);
-  ASSERT_EQ(got.columns.size(), want.columns.size());
-  for (size_t c = 0; c < want.columns.size(); ++c) {
-    const ColumnScanSummary& g = got.columns[c];
-    const ColumnScanSummary& w = want.columns[c];
-    SCOPED_TRACE(w.name);
-    EXPECT_EQ(g.count, w.count);
-    EXPECT_EQ(g.nulls, w.nulls);
-    EXPECT_TRUE(same_bound(g.min, w.min));
-    EXPECT_TRUE(same_bound(g.max, w.max));
-    EXPECT_EQ(g.sum_int, w.sum_int);
-    EXPECT_DOUBLE_EQ(g.sum_double, w.sum_double);
-  }
-}
 
 // A random selection of `rows` bits, each set with probability `density`.
 std::vector<uint8_t> random_selection(int64_t rows, double density, std::mt19937_64& rng) {
@@ -97,7 +72,7 @@ TEST(SelectionFold, EqualsTheFoldOfTheSelectedRowsCopiedOut) {
           want.add(select_ranges(batch, ranges));
           ScanAccumulator got(*schema);
           got.add(batch, selection.data());
-          expect_same(got.summary(), want.summary());
+          testing::expect_same_summary(got.summary(), want.summary());
           selected_total += want.summary().rows;
         }
       }
@@ -174,7 +149,7 @@ TEST(SelectionFold, MaskedLanesSkipUnselectedExtremes) {
     want.add(select_ranges(batch, ranges));
     ScanAccumulator got(schema);
     got.add(batch, selection.data());
-    expect_same(got.summary(), want.summary());
+    testing::expect_same_summary(got.summary(), want.summary());
     // And against a plain loop over the rows.
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     int64_t low = std::numeric_limits<int64_t>::max(), high = std::numeric_limits<int64_t>::min();
@@ -211,7 +186,7 @@ TEST(SelectionFold, MergeEqualsOneAccumulator) {
     (b % 2 == 0 ? first : second).add(batches[b]);
   }
   first.merge(second.summary());
-  expect_same(first.summary(), one.summary());
+  testing::expect_same_summary(first.summary(), one.summary());
   ScanAccumulator other(BatchSchema{});
   EXPECT_THROW(other.merge(one.summary()), Error);
 }
@@ -263,12 +238,12 @@ TEST(FilteredFold, EqualsTheFoldOfTheCompactedBatches) {
           SCOPED_TRACE("threads " + std::to_string(threads) + (dictionary_arrays ? ", dictionary" : "") +
                        (page_index ? ", page index" : ""));
           options.threads = threads;
-          expect_same(FilteredScan::fold(path, options), want);
+          testing::expect_same_summary(FilteredScan::fold(path, options), want);
         }
         // With a projection that holds the filter column and the virtual ones.
         options.threads = 1;
         options.columns = {options.filter.columns().front(), kRowNumberColumn, kRowGroupColumn};
-        expect_same(FilteredScan::fold(path, options), fold_of_batches(path, options));
+        testing::expect_same_summary(FilteredScan::fold(path, options), fold_of_batches(path, options));
       }
     }
   }
@@ -367,8 +342,8 @@ TEST(FilteredFold, PredicateColumnsAreReadOnceWhateverTheOutputType) {
     }
     pages.push_back(scan->stats().pages_read);
     const ScanSummary want = fold_of_batches(path, options);
-    expect_same(in_place.summary(), want);
-    expect_same(FilteredScan::fold(path, options), want);
+    testing::expect_same_summary(in_place.summary(), want);
+    testing::expect_same_summary(FilteredScan::fold(path, options), want);
     // price in {2.25, 3} or tag "b": rows where (row * 7) % 5 >= 3, or (row / 3) % 4 == 1.
     EXPECT_EQ(kept, want.rows);
     EXPECT_GT(kept, 2500);

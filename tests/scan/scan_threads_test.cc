@@ -16,6 +16,7 @@
 #include "parquetry/reader.h"
 #include "parquetry/scan.h"
 #include "parquetry/writer.h"
+#include "summary_compare.h"
 #include "test_support.h"
 
 namespace parquetry {
@@ -87,33 +88,6 @@ const fs::path& file() {
   return path;
 }
 
-bool same_bound(const ScanScalar& a, const ScanScalar& b) {
-  if (a.index() != b.index()) return false;
-  if (const auto* x = std::get_if<double>(&a)) {
-    const double y = std::get<double>(b);
-    return *x == y || (std::isnan(*x) && std::isnan(y));
-  }
-  return a == b;
-}
-
-void expect_same(const ScanSummary& got, const ScanSummary& want) {
-  EXPECT_EQ(got.rows, want.rows);
-  ASSERT_EQ(got.columns.size(), want.columns.size());
-  for (size_t c = 0; c < want.columns.size(); ++c) {
-    const ColumnScanSummary& g = got.columns[c];
-    const ColumnScanSummary& w = want.columns[c];
-    SCOPED_TRACE(w.name);
-    EXPECT_EQ(g.name, w.name);
-    EXPECT_EQ(g.count, w.count);
-    EXPECT_EQ(g.nulls, w.nulls);
-    EXPECT_TRUE(same_bound(g.min, w.min));
-    EXPECT_TRUE(same_bound(g.max, w.max));
-    EXPECT_EQ(g.sum_int, w.sum_int);
-    // A sum of doubles in another order may differ in its last bits.
-    EXPECT_NEAR(g.sum_double, w.sum_double, std::abs(w.sum_double) * 1e-12);
-  }
-}
-
 TEST(ScanFileThreads, EveryThreadCountFoldsTheSameValues) {
   const ScanSummary one = scan_file(file().string(), ReaderOptions{});
   ASSERT_EQ(one.rows, kRowGroups * kRowsPerGroup);
@@ -128,10 +102,10 @@ TEST(ScanFileThreads, EveryThreadCountFoldsTheSameValues) {
     SCOPED_TRACE("threads " + std::to_string(threads));
     ReaderOptions options;
     options.threads = threads;
-    expect_same(scan_file(file().string(), options), one);
+    testing::expect_same_summary(scan_file(file().string(), options), one, 1e-12);
     // Small batches: several per row group and thread.
     options.batch_size = 300;
-    expect_same(scan_file(file().string(), options), one);
+    testing::expect_same_summary(scan_file(file().string(), options), one, 1e-12);
   }
 }
 
@@ -153,7 +127,7 @@ TEST(ScanFileThreads, ProjectionAndRowGroupSelectionSplitTheSame) {
     for (int threads : {2, 3}) {
       ReaderOptions options = base;
       options.threads = threads;
-      expect_same(scan_file(file().string(), options), one);
+      testing::expect_same_summary(scan_file(file().string(), options), one, 1e-12);
     }
   }
 }
