@@ -93,6 +93,22 @@ TEST(FoldStrings, StringsEndingAtTheBufferEndAreReadInBounds) {
   accumulator.add(batch);
   EXPECT_EQ(std::get<std::string>(accumulator.summary().columns[0].min), "a");
   EXPECT_EQ(std::get<std::string>(accumulator.summary().columns[0].max), "zzzb");
+
+  // Only empty strings, with no data buffer at all (nothing may be read).
+  const int32_t zeros[] = {0, 0, 0};
+  Buffer zero_offsets(sizeof(zeros));
+  std::memcpy(zero_offsets.data(), zeros, sizeof(zeros));
+  ArrayData empty;
+  empty.type = array.type;
+  empty.length = 2;
+  empty.buffers = {BufferRef{}, BufferRef::adopt(std::move(zero_offsets)), BufferRef{}};
+  batch.num_rows = 2;
+  batch.columns = {std::make_shared<ArrayData>(empty)};
+  ScanAccumulator empties(schema);
+  empties.add(batch);
+  EXPECT_EQ(empties.summary().columns[0].count, 2);
+  EXPECT_EQ(std::get<std::string>(empties.summary().columns[0].min), "");
+  EXPECT_EQ(std::get<std::string>(empties.summary().columns[0].max), "");
 }
 
 }  // namespace

@@ -349,7 +349,7 @@ inline uint64_t prefix_key(const uint8_t* p, int64_t length, bool can_over_read)
     std::memcpy(&word, p, 8);
     if (length < 8) word &= length == 0 ? 0 : ~uint64_t(0) >> (64 - 8 * length);
   } else {
-    std::memcpy(&word, p, size_t(std::min<int64_t>(length, 8)));
+    if (length > 0) std::memcpy(&word, p, size_t(std::min<int64_t>(length, 8)));
   }
   return __builtin_bswap64(word);
 }
