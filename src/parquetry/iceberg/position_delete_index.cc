@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "parquetry/encoding/bit_unpack.h"
 #include "parquetry/error.h"
 #include "parquetry/iceberg.h"
 #include "parquetry/iceberg/roaring_format.h"
@@ -412,43 +413,12 @@ bool PositionDeleteIndex::run_optimize() {
 
 namespace {
 
-// Bits [s, s + 64) of a bitset container's words (s + 64 <= 65536).
-inline uint64_t bitset_word_at(const uint64_t* words, int64_t s) {
-  const int shift = int(s & 63);
-  const uint64_t low = words[s >> 6] >> shift;
-  return shift == 0 ? low : low | (words[(s >> 6) + 1] << (64 - shift));
-}
-
 inline void or_bit(uint8_t* dst, int64_t d) { dst[d >> 3] |= uint8_t(1u << (d & 7)); }
 
-// ORs bits [s, s + n) of a bitset container into dst at bit d, 64 at a time
-// (whole words that lie inside dst's n bits; single bits at the two ends).
-void or_bitset_bits(const uint64_t* words, int64_t s, int64_t n, uint8_t* dst, int64_t d) {
-  for (; n > 0 && (d & 7) != 0; ++s, ++d, --n) {
-    if ((words[s >> 6] >> (s & 63)) & 1) or_bit(dst, d);
-  }
-  for (; n >= 64; n -= 64, s += 64, d += 64) {
-    const uint64_t w = bitset_word_at(words, s);
-    if (w != 0) bits::store<uint64_t>(dst + (d >> 3), bits::load<uint64_t>(dst + (d >> 3)) | w);
-  }
-  for (; n > 0; ++s, ++d, --n) {
-    if ((words[s >> 6] >> (s & 63)) & 1) or_bit(dst, d);
-  }
-}
-
-// Sets bits [d, d + n) of dst.
-void set_bit_range(uint8_t* dst, int64_t d, int64_t n) {
-  for (; n > 0 && (d & 7) != 0; ++d, --n) or_bit(dst, d);
-  if (n >= 8) {
-    std::memset(dst + (d >> 3), 0xFF, size_t(n >> 3));
-    d += n & ~int64_t(7);
-    n &= 7;
-  }
-  for (; n > 0; ++d, --n) or_bit(dst, d);
-}
-
 // ORs the values of one CRoaring container (values chunk_base + v) that fall
-// in [first, end) into dst, value p at bit p - origin. Reads the container's public
+// in [first, end) into dst, value p at bit p - origin. Containers cover
+// disjoint values, so copying a bitset's bits (encoding::copy_bits keeps
+// the bits around them) and filling runs' bits is ORing them. Reads the container's public
 // layout (roaring/containers/*.h), which is what makes this a copy of words
 // for a bitset container rather than an iterator step per deleted row.
 void or_container(const void* container, uint8_t type, int64_t chunk_base, int64_t first, int64_t end,
@@ -460,7 +430,8 @@ void or_container(const void* container, uint8_t type, int64_t chunk_base, int64
   switch (type) {
     case BITSET_CONTAINER_TYPE_CODE: {
       const auto* bitset = static_cast<const bitset_container_t*>(container);
-      or_bitset_bits(bitset->array, lo, hi - lo, dst, chunk_base + lo - origin);
+      encoding::copy_bits(reinterpret_cast<const uint8_t*>(bitset->array), lo, dst, chunk_base + lo - origin,
+                          hi - lo);
       return;
     }
     case ARRAY_CONTAINER_TYPE_CODE: {
@@ -476,7 +447,7 @@ void or_container(const void* container, uint8_t type, int64_t chunk_base, int64
       for (int32_t r = 0; r < run->n_runs; ++r) {
         const int64_t begin = std::max<int64_t>(run->runs[r].value, lo);
         const int64_t stop = std::min<int64_t>(int64_t(run->runs[r].value) + run->runs[r].length + 1, hi);
-        if (begin < stop) set_bit_range(dst, chunk_base + begin - origin, stop - begin);
+        if (begin < stop) encoding::fill_bits(dst, chunk_base + begin - origin, stop - begin, true);
       }
       return;
     }
